@@ -1,0 +1,63 @@
+// argx::error: the one exception type every argx function throws.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace argx {
+
+/// What went wrong. Every code is raised by some input and tested.
+enum class errc {
+  empty_reduction,      ///< a reduced extent is 0 (numpy: "attempt to get argmax of an empty sequence")
+  bad_dim,              ///< a dim is out of range for the tensor's rank
+  duplicate_dim,        ///< the same dim (after wrapping negatives) is named twice
+  bad_shape,            ///< negative extent, or rank over argx::max_rank
+  unsupported_dtype,    ///< a dtype argx cannot reduce
+  shape_overflow,       ///< element count or byte size does not fit in 64 bits
+  index_overflow,       ///< int32 indices were asked for but an index could exceed 2^31-1
+  bad_output,           ///< output view of the wrong shape, dtype, memory space, or null
+  bad_argument,         ///< any other invalid argument (null data, bad policy name, ...)
+  backend_unavailable,  ///< backend not built into this library, or no device present
+  wrong_memory_space,   ///< memory is not where the chosen backend can read it
+  cuda_failure,         ///< a CUDA call failed; the message holds CUDA's error text
+  out_of_memory,        ///< host or device allocation failed
+  bad_npy,              ///< malformed, truncated or inconsistent .npy data
+  io_failure,           ///< a file could not be read or written
+};
+
+/// Short stable name of an error code ("empty_reduction", ...).
+constexpr const char* to_string(errc c) noexcept {
+  switch (c) {
+    case errc::empty_reduction: return "empty_reduction";
+    case errc::bad_dim: return "bad_dim";
+    case errc::duplicate_dim: return "duplicate_dim";
+    case errc::bad_shape: return "bad_shape";
+    case errc::unsupported_dtype: return "unsupported_dtype";
+    case errc::shape_overflow: return "shape_overflow";
+    case errc::index_overflow: return "index_overflow";
+    case errc::bad_output: return "bad_output";
+    case errc::bad_argument: return "bad_argument";
+    case errc::backend_unavailable: return "backend_unavailable";
+    case errc::wrong_memory_space: return "wrong_memory_space";
+    case errc::cuda_failure: return "cuda_failure";
+    case errc::out_of_memory: return "out_of_memory";
+    case errc::bad_npy: return "bad_npy";
+    case errc::io_failure: return "io_failure";
+  }
+  return "unknown";
+}
+
+/// The exception argx throws. what() reads "argx: <message>"; the message names the
+/// offending argument.
+class error : public std::runtime_error {
+ public:
+  error(errc code, const std::string& message)
+      : std::runtime_error("argx: " + message), code_(code) {}
+  /// The machine-readable reason.
+  errc code() const noexcept { return code_; }
+
+ private:
+  errc code_;
+};
+
+}  // namespace argx

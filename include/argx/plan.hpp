@@ -1,0 +1,226 @@
+// The plan: a validated, simplified description of one reduction that every backend reads.
+//
+// make_plan validates the input and spec, splits dims into kept and reduced, drops
+// extent-1 dims, merges adjacent dims whose strides allow it (so a contiguous tensor
+// becomes at most [outer, R, inner]), and classifies the result. No data is touched or
+// copied: the plan only re-describes the strides.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "config.hpp"
+#include "error.hpp"
+#include "order.hpp"
+#include "spec.hpp"
+#include "tensor_view.hpp"
+
+namespace argx {
+
+/// The traversal a reduction needs, after simplification.
+enum class shape_class : std::uint8_t {
+  empty,    ///< the output has no elements: nothing to do
+  flat,     ///< one output; the reduced elements are contiguous (stride 1)
+  rows,     ///< many outputs; each reduces a contiguous row (reduced stride 1)
+  strided,  ///< reduce one dim with the kept innermost dim contiguous: [.., R, inner]
+  general,  ///< anything else (several non-mergeable reduced dims, odd strides)
+};
+
+constexpr const char* to_string(shape_class c) noexcept {
+  switch (c) {
+    case shape_class::empty: return "empty";
+    case shape_class::flat: return "flat";
+    case shape_class::rows: return "rows";
+    case shape_class::strided: return "strided";
+    case shape_class::general: return "general";
+  }
+  return "?";
+}
+
+/// A validated reduction. Plain data (trivially copyable): kernels take it by value.
+struct plan {
+  const void* data = nullptr;      ///< element (0,...,0) of the input
+  argx::dtype type = argx::dtype::f32;
+  memory_space space = memory_space::host;
+  key_params keys{};               ///< argmin / abs / nan ignore
+  bool ties_last = false;
+  argx::index_type index = argx::index_type::int64;
+  shape_class kind = shape_class::empty;
+
+  /// Kept dims (outputs), row-major, extent-1 dropped, merged. Output element o is the
+  /// row-major position o over these extents.
+  shape kept_extents, kept_strides;
+  /// Reduced dims, row-major, extent-1 dropped, merged; never empty (at least {1},{1}).
+  /// Position p in a slice is the row-major position over these extents.
+  shape reduced_extents, reduced_strides;
+  /// The output's shape as the caller sees it (keepdim applied).
+  shape out_extents;
+
+  std::int64_t outputs = 0;      ///< number of output elements
+  std::int64_t reduce_size = 1;  ///< elements per reduced slice (R)
+
+  /// strided: extent of the contiguous kept innermost dim.
+  std::int64_t inner() const noexcept { return kept_extents[kept_extents.size() - 1]; }
+};
+
+namespace detail {
+
+inline bool mul_overflows(std::int64_t a, std::int64_t b, std::int64_t& out) {
+  return __builtin_mul_overflow(a, b, &out);
+}
+
+// Drops extent-1 dims and merges neighbours i, i+1 when stride[i] == stride[i+1] * extent[i+1],
+// which keeps both the element offsets and the row-major position unchanged.
+inline void simplify_dims(shape& ext, shape& str) {
+  shape e, s;
+  for (int i = 0; i < ext.size(); ++i) {
+    if (ext[i] == 1) continue;
+    std::int64_t reach;
+    if (!e.empty() && !mul_overflows(str[i], ext[i], reach) && s[e.size() - 1] == reach) {
+      e[e.size() - 1] *= ext[i];
+      s[s.size() - 1] = str[i];
+    } else {
+      e.push_back(ext[i]);
+      s.push_back(str[i]);
+    }
+  }
+  ext = e;
+  str = s;
+}
+
+}  // namespace detail
+
+/// Validates `x` and `s` for operation `o` and builds the plan. Throws argx::error for
+/// bad dims, empty reductions, overflowing shapes, unsupported dtypes and null data.
+inline plan make_plan(const tensor_view& x, op o, const spec& s) {
+  const int rank = x.rank();
+  if (x.strides.size() != rank)
+    throw error(errc::bad_shape, "input has " + std::to_string(rank) + " extents but " +
+                                     std::to_string(x.strides.size()) + " strides");
+  if (static_cast<unsigned>(x.type) >= static_cast<unsigned>(dtype_count))
+    throw error(errc::unsupported_dtype, "input dtype code " + std::to_string(static_cast<int>(x.type)) +
+                                             " is not a supported dtype");
+
+  // Element count, byte size and the furthest offset must all fit in int64.
+  std::int64_t count = 1, nonzero_count = 1, span = 0;
+  for (int d = 0; d < rank; ++d) {
+    const std::int64_t n = x.extents[d];
+    if (n < 0) throw error(errc::bad_shape, "input extent " + std::to_string(d) + " is negative (" + std::to_string(n) + ")");
+    if (n == 0) { count = 0; continue; }
+    std::int64_t reach;
+    const std::int64_t st = x.strides[d] < 0 ? -x.strides[d] : x.strides[d];
+    if (x.strides[d] == std::numeric_limits<std::int64_t>::min() ||
+        detail::mul_overflows(nonzero_count, n, nonzero_count) || detail::mul_overflows(st, n - 1, reach) ||
+        __builtin_add_overflow(span, reach, &span))
+      throw error(errc::shape_overflow, "input shape overflows 64-bit element counts or offsets");
+  }
+  if (count != 0) count = nonzero_count;
+  std::int64_t bytes;
+  if (detail::mul_overflows(nonzero_count, static_cast<std::int64_t>(size_of(x.type)), bytes) ||
+      detail::mul_overflows(span + 1, static_cast<std::int64_t>(size_of(x.type)), bytes))
+    throw error(errc::shape_overflow, "input byte size overflows 64 bits");
+
+  // Which dims are reduced.
+  bool reduced[max_rank] = {};
+  if (s.dims.empty()) {
+    for (int d = 0; d < rank; ++d) reduced[d] = true;
+  } else {
+    for (int i = 0; i < s.dims.size(); ++i) {
+      const int d = s.dims[i];
+      if (d < -rank || d >= rank)
+        throw error(errc::bad_dim, "dim " + std::to_string(d) + " is out of range for a tensor of rank " +
+                                       std::to_string(rank));
+      const int w = d < 0 ? d + rank : d;
+      if (reduced[w]) throw error(errc::duplicate_dim, "dim " + std::to_string(d) + " is given more than once");
+      reduced[w] = true;
+    }
+  }
+
+  plan p;
+  p.data = x.data;
+  p.type = x.type;
+  p.space = x.space;
+  p.keys = key_params{o == op::argmin, s.abs, s.nan == nan_policy::ignore};
+  p.ties_last = s.ties == tie_break::last;
+  p.index = s.index;
+
+  std::int64_t outputs = 1, reduce_size = 1;
+  for (int d = 0; d < rank; ++d) {
+    if (reduced[d]) {
+      if (x.extents[d] == 0)
+        throw error(errc::empty_reduction, "attempt to get " + std::string(o == op::argmax ? "argmax" : "argmin") +
+                                               " of an empty sequence (dim " + std::to_string(d) + " has extent 0)");
+      reduce_size *= x.extents[d];
+      p.reduced_extents.push_back(x.extents[d]);
+      p.reduced_strides.push_back(x.strides[d]);
+      if (s.keepdim) p.out_extents.push_back(1);
+    } else {
+      outputs *= x.extents[d];
+      p.kept_extents.push_back(x.extents[d]);
+      p.kept_strides.push_back(x.strides[d]);
+      p.out_extents.push_back(x.extents[d]);
+    }
+  }
+  if (s.index == index_type::int32 && reduce_size - 1 > std::numeric_limits<std::int32_t>::max())
+    throw error(errc::index_overflow, "index_type int32 cannot hold indices up to " + std::to_string(reduce_size - 1));
+  if (count > 0 && x.data == nullptr) throw error(errc::bad_argument, "input data pointer is null");
+
+  p.outputs = outputs;
+  p.reduce_size = reduce_size;
+  detail::simplify_dims(p.kept_extents, p.kept_strides);
+  detail::simplify_dims(p.reduced_extents, p.reduced_strides);
+  if (p.reduced_extents.empty()) {  // every reduced extent was 1: a slice of one element
+    p.reduced_extents.push_back(1);
+    p.reduced_strides.push_back(1);
+  }
+
+  const bool one_reduced = p.reduced_extents.size() == 1;
+  if (outputs == 0) {
+    p.kind = shape_class::empty;
+  } else if (one_reduced && p.reduced_strides[0] == 1) {
+    p.kind = p.kept_extents.empty() ? shape_class::flat : shape_class::rows;
+  } else if (one_reduced && !p.kept_extents.empty() && p.kept_strides[p.kept_extents.size() - 1] == 1) {
+    p.kind = shape_class::strided;
+  } else {
+    p.kind = shape_class::general;
+  }
+  return p;
+}
+
+/// Offset (in elements, from plan::data) of the start of output o's slice.
+ARGX_HOST_DEVICE inline std::int64_t kept_offset(const plan& p, std::int64_t o) {
+  std::int64_t off = 0;
+  for (int d = p.kept_extents.size() - 1; d >= 0; --d) {
+    off += (o % p.kept_extents[d]) * p.kept_strides[d];
+    o /= p.kept_extents[d];
+  }
+  return off;
+}
+
+/// Offset (in elements, relative to a slice start) of position pos within the slice.
+ARGX_HOST_DEVICE inline std::int64_t reduced_offset(const plan& p, std::int64_t pos) {
+  std::int64_t off = 0;
+  for (int d = p.reduced_extents.size() - 1; d >= 0; --d) {
+    off += (pos % p.reduced_extents[d]) * p.reduced_strides[d];
+    pos /= p.reduced_extents[d];
+  }
+  return off;
+}
+
+/// Checks an output buffer against the plan: the shape (or, equivalently, the element
+/// count for a rank-0 result), dtype and a non-null pointer. `what` names it in errors.
+inline void check_output(const plan& p, const output_view& out, argx::dtype expected, const char* what) {
+  if (out.type != expected)
+    throw error(errc::bad_output, std::string(what) + " output has dtype " + std::string(name(out.type)) +
+                                      " but " + std::string(name(expected)) + " is required");
+  if (!(out.extents == p.out_extents)) {
+    std::string want = "(", got = "(";
+    for (auto e : p.out_extents) want += std::to_string(e) + ",";
+    for (auto e : out.extents) got += std::to_string(e) + ",";
+    throw error(errc::bad_output, std::string(what) + " output has shape " + got + ") but the result has shape " + want + ")");
+  }
+  if (p.outputs > 0 && out.data == nullptr) throw error(errc::bad_output, std::string(what) + " output pointer is null");
+}
+
+}  // namespace argx
