@@ -1,0 +1,38 @@
+// Internals of the .npy reader and writer shared between its files.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "npy.hpp"
+
+namespace argx::npy::detail {
+
+/// What a .npy header dict says, before it is checked against argx's limits.
+struct header_dict {
+  std::string descr;
+  bool fortran_order = false;
+  shape extents;
+};
+
+/// Parses the Python-literal dict of a .npy header:
+/// {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), } followed by whitespace.
+header_dict parse_dict(std::string_view text);
+
+/// A descr's dtype and byte order.
+struct descr_info {
+  argx::dtype type;
+  bool big_endian;
+};
+/// Maps a descr to an argx dtype; bad_npy for a string that is no dtype at all,
+/// unsupported_dtype for a real numpy dtype that argx does not reduce.
+descr_info parse_descr(std::string_view descr, const read_options& opt);
+
+/// Reverses the bytes of each `elem_size`-byte element in place.
+void swap_bytes(unsigned char* data, std::uint64_t count, std::size_t elem_size);
+
+/// Quotes a string for an error message, escaping anything unprintable.
+std::string quoted(std::string_view s);
+
+}  // namespace argx::npy::detail
