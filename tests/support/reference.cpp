@@ -15,6 +15,7 @@ int compare_values(dtype t, std::uint64_t a, std::uint64_t b, bool abs) {
     if (abs) { x = std::fabs(x); y = std::fabs(y); }
     return sign3(x, y);
   }
+  if (t == dtype::boolean) return sign3(a != 0, b != 0);  // any nonzero byte is true, as in numpy
   const bool is_signed = t == dtype::i8 || t == dtype::i16 || t == dtype::i32 || t == dtype::i64;
   if (!is_signed) return sign3(unsigned_value(t, a), unsigned_value(t, b));
   const std::int64_t x = signed_value(t, a), y = signed_value(t, b);
