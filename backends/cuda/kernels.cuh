@@ -1,0 +1,217 @@
+// Kernel level: thin __global__ kernels, one per kernel family of launch.hpp, each a loop
+// over its work items calling the tile level; and enqueue<D>, which launches the one a
+// launch_config names.
+#pragma once
+
+#include "enqueue.hpp"
+#include "tile.cuh"
+
+namespace argx::detail::gpu {
+
+/// Loads in flight per thread in the contiguous and strided loops.
+inline constexpr int contiguous_unroll = 4;
+inline constexpr int team_unroll = 2;
+template <dtype D>
+inline constexpr int strided_unroll = vec_elems<D> >= 16 ? 2 : 4;
+/// The strided kernel keeps 16/sizeof(T) columns per thread in registers: at most this many threads.
+inline constexpr int strided_max_threads = 256;
+
+/// team: aligned groups of 2^team_log2 lanes; each group reduces one slice at a time
+/// (slices of fewer than 2^31 positions) and its first lane stores the winner.
+template <dtype D, bool General>
+__global__ void __launch_bounds__(1024) team_kernel(const plan p, const device_outputs out, const int team_log2) {
+  using K = key_t<D>;
+  using B = bits_t<D>;
+  const int team = 1 << team_log2;
+  const int lane = threadIdx.x & 31, rank = lane & (team - 1);
+  const std::int64_t teams_per_warp = 32 >> team_log2;
+  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const std::int64_t warps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
+  const int reduce = static_cast<int>(p.reduce_size);
+  const B* base = static_cast<const B*>(p.data);
+  // The loop bound is the same for the whole warp, so every lane reaches the shuffles.
+  for (std::int64_t first = warp * teams_per_warp; first < p.outputs; first += warps * teams_per_warp) {
+    const std::int64_t o = first + (lane >> team_log2);
+    auto best = ascending_best<K, int>::seeded(reduce, p.ties_last);
+    const B* slice = base;
+    if (o < p.outputs) {
+      slice = base + slice_start(p, o);
+      if constexpr (General)
+        scan_general<D, int>(p, slice, 0, reduce, rank, team, best);
+      else
+        scan_contiguous<D, team_unroll, int>(slice, 0, reduce, rank, team, p.keys, p.ties_last, best);
+    }
+    device::warp_reduce_groups(best.key, best.pos, team, p.ties_last);
+    if (o < p.outputs && rank == 0)
+      store_winner<D>(p, out, o, slice + position_offset<General>(p, best.pos), candidate<K>{best.key, best.pos});
+  }
+}
+
+/// block: one block per (slice, split). With one split the block stores the winner; with
+/// several, each block leaves a partial and the last of a slice's blocks to finish combines
+/// them, so a whole reduction takes one launch.
+template <dtype D, bool General>
+__global__ void __launch_bounds__(1024) block_kernel(const plan p, const device_outputs out, const workspace_ptrs ws,
+                                                     const std::int64_t splits, const std::int64_t chunk) {
+  using K = key_t<D>;
+  using B = bits_t<D>;
+  __shared__ typename device::block_argmax<K, std::int64_t>::storage tmp;
+  __shared__ bool last_flag;
+  const std::int64_t reduce = p.reduce_size, items = p.outputs * splits;
+  const B* base = static_cast<const B*>(p.data);
+  auto* parts = static_cast<partial<K>*>(ws.partials);
+  for (std::int64_t w = blockIdx.x; w < items; w += gridDim.x) {
+    const std::int64_t o = w / splits, s = w - o * splits;
+    const std::int64_t begin = s * chunk, end = begin + chunk < reduce ? begin + chunk : reduce;
+    const B* slice = base + slice_start(p, o);
+    auto best = ascending_best<K, std::int64_t>::seeded(reduce, p.ties_last);
+    if constexpr (General)
+      scan_general<D, std::int64_t>(p, slice, begin, end, threadIdx.x, blockDim.x, best);
+    else
+      scan_contiguous<D, contiguous_unroll, std::int64_t>(slice, begin, end, threadIdx.x, blockDim.x, p.keys,
+                                                          p.ties_last, best);
+    candidate<K> c = device::block_argmax<K, std::int64_t>(tmp).reduce(candidate<K>{best.key, best.pos}, p.ties_last);
+    if (splits == 1) {
+      if (threadIdx.x == 0) store_winner<D>(p, out, o, slice + position_offset<General>(p, c.pos), c);
+      continue;
+    }
+    if (threadIdx.x == 0) store_partial(parts, w, c);
+    if (!arrive_last(ws.counters + o, static_cast<unsigned>(splits), last_flag)) continue;
+    c = seed<K>(reduce, p.ties_last);
+    for (std::int64_t i = threadIdx.x; i < splits; i += blockDim.x)
+      c = combine(c, load_partial(parts, o * splits + i), p.ties_last);
+    c = device::block_argmax<K, std::int64_t>(tmp).reduce(c, p.ties_last);
+    if (threadIdx.x == 0) store_winner<D>(p, out, o, slice + position_offset<General>(p, c.pos), c);
+  }
+}
+
+/// Best of each of a thread's columns over reduced rows [r0, r1), positions relative to r0.
+/// `col` points at row 0 of the first column; rows are `rs` elements apart.
+template <dtype D, int Unroll>
+__device__ __forceinline__ void scan_columns(const bits_t<D>* col, std::int64_t rs, std::int64_t r0, std::int64_t r1,
+                                             int ncols, bool vector_ok, key_params kp, bool ties_last,
+                                             ascending_best<key_t<D>, unsigned> (&best)[vec_elems<D>]) {
+  using B = bits_t<D>;
+  constexpr int V = vec_elems<D>;
+  auto load_row = [&](std::int64_t r) {
+    const B* row = col + r * rs;
+    if (vector_ok) return load_vec<D>(row);
+    vec<D> x;
+#pragma unroll
+    for (int j = 0; j < V; ++j) x.e[j] = j < ncols ? __ldg(row + j) : B(0);
+    return x;
+  };
+  const vec<D> x0 = load_row(r0);  // every accumulator starts from a real element
+#pragma unroll
+  for (int j = 0; j < V; ++j) best[j] = {order_key<D>(x0.e[j], kp), 0u};
+  std::int64_t r = r0 + 1;
+  for (; r + Unroll <= r1; r += Unroll) {
+    vec<D> x[Unroll];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) x[u] = load_row(r + u);
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+#pragma unroll
+      for (int j = 0; j < V; ++j)
+        best[j].take(order_key<D>(x[u].e[j], kp), static_cast<unsigned>(r + u - r0), ties_last);
+  }
+  for (; r < r1; ++r) {
+    const vec<D> x = load_row(r);
+#pragma unroll
+    for (int j = 0; j < V; ++j) best[j].take(order_key<D>(x.e[j], kp), static_cast<unsigned>(r - r0), ties_last);
+  }
+}
+
+/// strided: [outer, R, inner] with inner contiguous. Each thread owns 16/sizeof(T)
+/// neighbouring columns (one 16-byte load per reduced row when aligned). grid.y cuts R into
+/// splits; the last block of a column tile to finish combines them.
+template <dtype D>
+__global__ void __launch_bounds__(strided_max_threads) strided_kernel(const plan p, const device_outputs out, const workspace_ptrs ws,
+                                                       const std::int64_t chunk, const bool vector_ok) {
+  using K = key_t<D>;
+  using B = bits_t<D>;
+  constexpr int V = vec_elems<D>;
+  __shared__ bool last_flag;
+  const std::int64_t inner = p.kept_extents[p.kept_extents.size() - 1], reduce = p.reduced_extents[0], rs = p.reduced_strides[0];
+  const std::int64_t per_outer = (inner + V - 1) / V, groups = (p.outputs / inner) * per_outer;
+  const std::int64_t g = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t splits = gridDim.y, s = blockIdx.y;
+  const std::int64_t r0 = s * chunk, r1 = r0 + chunk < reduce ? r0 + chunk : reduce;
+  const bool active = g < groups;
+  std::int64_t o0 = 0;
+  int ncols = 0;
+  const B* col = static_cast<const B*>(p.data);
+  ascending_best<K, unsigned> best[V];
+  if (active) {
+    const std::int64_t outer = g / per_outer, c0 = (g - outer * per_outer) * V;
+    o0 = outer * inner + c0;
+    ncols = inner - c0 < V ? static_cast<int>(inner - c0) : V;
+    col += kept_offset(p, o0);
+    scan_columns<D, strided_unroll<D>>(col, rs, r0, r1, ncols, vector_ok, p.keys, p.ties_last, best);
+  }
+  if (splits == 1) {
+#pragma unroll
+    for (int j = 0; j < V; ++j)
+      if (j < ncols) {
+        const candidate<K> c{best[j].key, best[j].pos};
+        store_winner<D>(p, out, o0 + j, col + c.pos * rs + j, c);
+      }
+    return;
+  }
+  auto* parts = static_cast<partial<K>*>(ws.partials);
+#pragma unroll
+  for (int j = 0; j < V; ++j)
+    if (j < ncols) store_partial(parts, s * p.outputs + o0 + j, candidate<K>{best[j].key, r0 + best[j].pos});
+  if (!arrive_last(ws.counters + blockIdx.x, static_cast<unsigned>(splits), last_flag)) return;
+#pragma unroll
+  for (int j = 0; j < V; ++j)
+    if (j < ncols) {
+      candidate<K> c = load_partial(parts, o0 + j);
+      for (std::int64_t t = 1; t < splits; ++t) c = combine(c, load_partial(parts, t * p.outputs + o0 + j), p.ties_last);
+      store_winner<D>(p, out, o0 + j, col + c.pos * rs + j, c);
+    }
+}
+
+template <dtype D>
+void fill_residency(tuning& t) {
+  int n = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, team_kernel<D, false>, t.team.threads, 0) == cudaSuccess)
+    t.team.blocks_per_multiprocessor = n > 0 ? n : 1;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, block_kernel<D, false>, t.block.threads, 0) == cudaSuccess)
+    t.block.blocks_per_multiprocessor = n > 0 ? n : 1;
+  if (t.strided.threads > strided_max_threads) t.strided.threads = strided_max_threads;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, strided_kernel<D>, t.strided.threads, 0) == cudaSuccess)
+    t.strided.blocks_per_multiprocessor = n > 0 ? n : 1;
+  cudaGetLastError();  // a failed query leaves the defaults; clear its error
+}
+
+template <dtype D>
+void enqueue(const launch_config& c, const plan& p, const device_outputs& out, const workspace_ptrs& ws,
+             cudaStream_t stream) {
+  const dim3 block(static_cast<unsigned>(c.threads));
+  switch (c.kernel) {
+    case kernel_kind::team: {
+      const dim3 grid(static_cast<unsigned>(c.blocks));
+      if (c.general)
+        team_kernel<D, true><<<grid, block, 0, stream>>>(p, out, c.team_log2);
+      else
+        team_kernel<D, false><<<grid, block, 0, stream>>>(p, out, c.team_log2);
+      break;
+    }
+    case kernel_kind::block: {
+      const dim3 grid(static_cast<unsigned>(c.blocks));
+      if (c.general)
+        block_kernel<D, true><<<grid, block, 0, stream>>>(p, out, ws, c.splits, c.chunk);
+      else
+        block_kernel<D, false><<<grid, block, 0, stream>>>(p, out, ws, c.splits, c.chunk);
+      break;
+    }
+    case kernel_kind::strided: {
+      const dim3 grid(static_cast<unsigned>(c.blocks), static_cast<unsigned>(c.splits));
+      strided_kernel<D><<<grid, block, 0, stream>>>(p, out, ws, c.chunk, c.vector);
+      break;
+    }
+  }
+}
+
+}  // namespace argx::detail::gpu

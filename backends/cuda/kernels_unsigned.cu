@@ -1,0 +1,17 @@
+// Kernels for the unsigned dtypes (one translation unit per dtype family keeps builds parallel).
+#include "kernels.cuh"
+
+namespace argx::detail::gpu {
+
+#define ARGX_ENQUEUE(D)                                                                                        \
+  template void fill_residency<dtype::D>(tuning&);                                                              \
+  template void enqueue<dtype::D>(const launch_config&, const plan&, const device_outputs&, const workspace_ptrs&, \
+                                  cudaStream_t);
+ARGX_ENQUEUE(u8)
+ARGX_ENQUEUE(u16)
+ARGX_ENQUEUE(u32)
+ARGX_ENQUEUE(u64)
+ARGX_ENQUEUE(boolean)
+#undef ARGX_ENQUEUE
+
+}  // namespace argx::detail::gpu

@@ -1,0 +1,118 @@
+// choose_launch: the shape-class policy of the CUDA backend, as plain host code.
+#include "launch.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+namespace argx::detail::gpu {
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+int log2_ceil(std::int64_t x) {
+  int l = 0;
+  while ((std::int64_t(1) << l) < x) ++l;
+  return l;
+}
+
+// Every column group of a strided plan starts on a 16-byte boundary.
+bool strided_vector_aligned(const plan& p, std::int64_t elem) {
+  const std::int64_t vec = 16 / elem;
+  if (reinterpret_cast<std::uintptr_t>(p.data) % 16 != 0 || p.inner() % vec != 0) return false;
+  if ((p.reduced_strides[0] * elem) % 16 != 0) return false;
+  for (int d = 0; d + 1 < p.kept_extents.size(); ++d)
+    if ((p.kept_strides[d] * elem) % 16 != 0) return false;
+  return true;
+}
+
+launch_config choose_strided(const plan& p, const tuning& t, const device_limits& d) {
+  const std::int64_t elem = static_cast<std::int64_t>(size_of(p.type)), vec = 16 / elem;
+  const std::int64_t inner = p.inner(), outer = p.outputs / inner, reduce = p.reduce_size;
+  const std::int64_t groups = outer * ceil_div(inner, vec);
+  launch_config c;
+  c.kernel = kernel_kind::strided;
+  c.threads = t.strided.threads;
+  c.blocks = ceil_div(groups, c.threads);
+  c.vector = strided_vector_aligned(p, elem);
+  // Too few columns to fill the GPU: cut the reduced dim into splits, each a block row.
+  std::int64_t splits = std::max<std::int64_t>(1, ceil_div(d.resident_threads(), groups));
+  splits = std::min(splits, std::max<std::int64_t>(1, reduce / t.min_split_rows));
+  // Positions inside a split are 32-bit; the grid's y extent is at most 65535.
+  splits = std::max(splits, ceil_div(reduce, std::int64_t(1) << 31));
+  splits = std::min<std::int64_t>(splits, 65535);
+  c.chunk = ceil_div(reduce, splits);
+  c.splits = ceil_div(reduce, c.chunk);
+  if (c.splits > 1) {
+    c.counters = static_cast<std::size_t>(c.blocks);
+    c.partials = static_cast<std::size_t>(c.splits * p.outputs);
+  }
+  return c;
+}
+
+}  // namespace
+
+tuning tuning::for_device(const device_limits& d) {
+  tuning t;
+  // Enough blocks to fill every multiprocessor's thread slots.
+  for (kernel_settings* k : {&t.team, &t.block, &t.strided})
+    k->blocks_per_multiprocessor = std::max(1, d.max_threads_per_multiprocessor / k->threads);
+  return t;
+}
+
+launch_config choose_launch(const plan& p, const tuning& t, const device_limits& d) {
+  if (p.kind == shape_class::strided) return choose_strided(p, t, d);
+
+  const std::int64_t elem = static_cast<std::int64_t>(size_of(p.type)), vec = 16 / elem;
+  const std::int64_t reduce = p.reduce_size, outputs = p.outputs;
+  launch_config c;
+  c.general = p.kind == shape_class::general;
+
+  // A team of lanes per slice when there are enough slices to fill the GPU with teams, or
+  // when one warp covers a slice in a single pass anyway.
+  const std::int64_t per_lane = c.general ? 8 : vec * t.team_vectors_per_lane;
+  const int lanes_log2 = std::min(5, log2_ceil(ceil_div(reduce, per_lane)));
+  const bool teams_fill = outputs * (std::int64_t(1) << lanes_log2) >= d.resident_threads();
+  const bool warp_covers = reduce <= 32 * per_lane;
+  if (reduce <= std::numeric_limits<std::int32_t>::max() && (teams_fill || warp_covers)) {
+    c.kernel = kernel_kind::team;
+    c.threads = t.team.threads;
+    c.team_log2 = lanes_log2;
+    const std::int64_t teams_per_block = (c.threads / 32) * (32 >> lanes_log2);
+    const std::int64_t resident = static_cast<std::int64_t>(d.multiprocessors) * t.team.blocks_per_multiprocessor;
+    c.blocks = std::max<std::int64_t>(1, std::min(ceil_div(outputs, teams_per_block), resident));
+    return c;
+  }
+
+  // Blocks per slice: few long slices are cut into splits whose partials the last block
+  // to finish combines, so even one slice (flat) fills the GPU in one launch.
+  c.kernel = kernel_kind::block;
+  c.threads = t.block.threads;
+  // One wave of resident blocks, each with one equal share of work.
+  const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * t.block.blocks_per_multiprocessor;
+  std::int64_t splits = std::max<std::int64_t>(1, ceil_div(target, outputs));
+  splits = std::min(splits, std::max<std::int64_t>(1, reduce / t.min_split_elements));
+  c.chunk = ceil_div(ceil_div(reduce, splits), vec) * vec;  // whole 16-byte vectors per split
+  c.splits = ceil_div(reduce, c.chunk);
+  c.blocks = std::max<std::int64_t>(1, std::min(outputs * c.splits, target));
+  if (c.splits > 1) {
+    c.counters = static_cast<std::size_t>(outputs);
+    c.partials = static_cast<std::size_t>(outputs * c.splits);
+  }
+  return c;
+}
+
+std::string describe(const launch_config& c) {
+  std::string s;
+  switch (c.kernel) {
+    case kernel_kind::team: s = "team lanes=" + std::to_string(1 << c.team_log2); break;
+    case kernel_kind::block: s = "block"; break;
+    case kernel_kind::strided: s = std::string("strided vector=") + (c.vector ? "yes" : "no"); break;
+  }
+  if (c.general) s += " general";
+  s += " blocks=" + std::to_string(c.blocks) + " threads=" + std::to_string(c.threads);
+  if (c.splits > 1) s += " splits=" + std::to_string(c.splits) + " chunk=" + std::to_string(c.chunk);
+  return s;
+}
+
+}  // namespace argx::detail::gpu
