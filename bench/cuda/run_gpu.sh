@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# One GPU session: build, GPU tests, compute-sanitizer, benchmark; logs and results to $OUT.
+#   bench/cuda/run_gpu.sh [quick|full]     (quick: no sanitizer, fewer bench cases)
+# Files written under $OUT (at most 8): build.log, tests.log, sanitizer.log, gpu-bench.json,
+# gpu-h200.{json,csv,md}.
+set -u
+mode=${1:-full}
+OUT=${OUT:-/tmp/argx-out}
+mkdir -p "$OUT"
+cd "$(dirname "$0")/../.."
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$OUT/tests.log"
+
+# ---- build (nvcc and g++ of the machine) ----------------------------------------------------------
+# doctest may be missing there: .gpu-deps (carried) holds its header with pkg-config and CMake files.
+if [ -d .gpu-deps ]; then
+  export PKG_CONFIG_PATH=$PWD/.gpu-deps/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+  deps="-Dcmake_prefix_path=$PWD/.gpu-deps"
+fi
+start=$(date +%s)
+{ meson setup b -Dtbb=disabled -Dsimd=disabled ${deps:-} && ninja -C b -j16; } >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+if [ ! -x b/bench/cuda/gpu_bench ]; then  # bench/ is skipped where Google Benchmark is absent
+  mkdir -p b/bench/cuda
+  nvcc -O3 -std=c++20 --expt-relaxed-constexpr -gencode=arch=compute_90,code=sm_90 -Iinclude \
+    bench/cuda/gpu_bench.cu -o b/bench/cuda/gpu_bench -Lb -largx -Xlinker -rpath=$PWD/b >>"$OUT/build.log" 2>&1 \
+    || { tail -20 "$OUT/build.log"; exit 1; }
+fi
+echo "build: $(( $(date +%s) - start )) s" | tee -a "$OUT/tests.log"
+
+# ---- tests ----------------------------------------------------------------------------------------
+start=$(date +%s)
+for t in b/tests/test_cuda b/tests/test_thrust b/tests/cuda/test_gpu; do
+  timeout 400 "$t" >>"$OUT/tests.log" 2>&1
+  echo "$t: exit $?" | tee -a "$OUT/tests.log"
+done
+grep -E "^\[doctest\] (test cases|assertions)" "$OUT/tests.log"
+echo "tests: $(( $(date +%s) - start )) s" | tee -a "$OUT/tests.log"
+
+# ---- compute-sanitizer ------------------------------------------------------------------------------
+if [ "$mode" = full ]; then
+  start=$(date +%s)
+  export ARGX_GPU_TEST_QUICK=1
+  cs="compute-sanitizer --error-exitcode 9 --print-limit 20"
+  {
+    echo "== memcheck: test_gpu (quick cases, device blocks, memory, streams)"
+    timeout 300 $cs --tool memcheck b/tests/cuda/test_gpu -tce="large*,classes: all 16*"; echo "exit $?"
+    echo "== memcheck: test_cuda (vectors, layout)"
+    timeout 200 $cs --tool memcheck b/tests/test_cuda -tc="vectors*,layout*"; echo "exit $?"
+    echo "== racecheck: test_gpu (device blocks, kernel paths)"
+    timeout 300 $cs --tool racecheck b/tests/cuda/test_gpu -tc="device blocks*,classes: every*,classes: ties*"; echo "exit $?"
+    echo "== synccheck: device blocks"
+    timeout 100 $cs --tool synccheck b/tests/cuda/test_gpu -tc="device blocks*"; echo "exit $?"
+  } >"$OUT/sanitizer.log" 2>&1
+  unset ARGX_GPU_TEST_QUICK
+  grep -E "^==|ERROR SUMMARY|RACECHECK SUMMARY|^exit" "$OUT/sanitizer.log"
+  echo "sanitizer: $(( $(date +%s) - start )) s" | tee -a "$OUT/tests.log"
+fi
+
+# ---- benchmark --------------------------------------------------------------------------------------
+start=$(date +%s)
+q=""; [ "$mode" = quick ] && q="--quick"
+b/bench/cuda/gpu_bench $q --out "$OUT/gpu-bench.json"
+PYTHONUNBUFFERED=1 python3 bench/cuda/torch_bench.py "$OUT/gpu-bench.json" "$OUT/gpu-h200" >/dev/null
+cat "$OUT/gpu-h200.md"
+echo "bench: $(( $(date +%s) - start )) s"

@@ -1,0 +1,176 @@
+// Every shape class and kernel path of the cuda backend, every dtype, against seq bit for
+// bit, with NaN (both signs, payloads), ±0, ±inf, subnormals and dense ties injected;
+// sizes around the warp, team, block and split boundaries.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "../../backends/cuda/dispatch.hpp"
+#include "compare.hpp"
+#include "element_bits.hpp"
+#include "random_tensor.hpp"
+
+using namespace argx_test;
+using namespace argx_gpu_test;
+using argx::dtype;
+
+namespace {
+
+struct shape_case {
+  std::string name;
+  argx::shape extents;
+  argx::dim_list dims;
+  // Applied to the contiguous tensor before reducing.
+  enum class view { plain, slice_mid, skip_first, transpose01, flip_last, broadcast0 } how = view::plain;
+};
+
+host_tensor make_case(rng& r, dtype t, const shape_case& c) {
+  host_tensor x = random_tensor(r, t, c.extents);
+  switch (c.how) {
+    case shape_case::view::plain: return x;
+    case shape_case::view::slice_mid: return x.sliced(1, 1, c.extents[1], 2);
+    case shape_case::view::skip_first: return x.sliced(x.rank() - 1, 1, c.extents[c.extents.size() - 1]);
+    case shape_case::view::transpose01: return x.transposed(0, 1);
+    case shape_case::view::flip_last: return x.flipped(x.rank() - 1);
+    case shape_case::view::broadcast0: return x.broadcast(0, 3);
+  }
+  return x;
+}
+
+std::vector<shape_case> cases() {
+  using v = shape_case::view;
+  std::vector<shape_case> cs;
+  // flat: one warp, team/block switch-over, one block, many blocks meeting in one launch
+  for (std::int64_t n : {1, 2, 3, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025,
+                         2047, 2048, 2049, 4097, 8191, 8192, 8193, 16385, 65537, 262147, (1 << 20) + 3, (3 << 20) + 5})
+    cs.push_back({"flat " + std::to_string(n), {n}, {}});
+  cs.push_back({"flat, start not 16-byte aligned", {70003}, {}, v::skip_first});
+  cs.push_back({"flat, start not 16-byte aligned, split", {(1 << 20) + 9}, {}, v::skip_first});
+  // rows: several rows per warp, a warp per row, a block per row, rows split across blocks
+  for (auto [rows, len] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {1000, 2}, {777, 3}, {4096, 7}, {3000, 31}, {3000, 32}, {2000, 33}, {1500, 64}, {1000, 100}, {300, 255},
+           {300, 256}, {100, 1000}, {70, 1024}, {64, 4097}, {10, 50000}, {3, 300001}, {2, (1 << 21) + 1},
+           {300000, 5}, {40000, 48}})
+    cs.push_back({"rows " + std::to_string(rows) + "x" + std::to_string(len), {rows, len}, {1}});
+  cs.push_back({"rows starting at every alignment", {100, 1001}, {1}, v::skip_first});
+  cs.push_back({"short rows starting at every alignment", {3000, 20}, {1}, v::skip_first});
+  cs.push_back({"rows of a sliced 3-d view", {6, 9, 70}, {2}, v::slice_mid});
+  cs.push_back({"rows of a sliced 3-d view, long", {4, 5, 30000}, {2}, v::slice_mid});
+  // strided: aligned and unaligned inner dims, with and without splitting R
+  for (auto e : std::vector<argx::shape>{{1, 1000, 64}, {3, 17, 5}, {2, 5000, 4}, {100, 8, 32}, {1, 100000, 3},
+                                         {5, 300, 1000}, {1, 20000, 64}, {7, 33, 129}, {200, 10, 21}})
+    cs.push_back({"strided " + to_string(e), e, {1}});
+  cs.push_back({"dim 0 of 4096x36", {4096, 36}, {0}});
+  cs.push_back({"dim 0 of 3x50000", {3, 50000}, {0}});
+  cs.push_back({"strided, outer dim sliced", {9, 100, 64}, {2}, v::slice_mid});  // reduce inner of a slice: rows
+  cs.push_back({"strided with a sliced middle", {6, 40, 48}, {0}, v::slice_mid});
+  // general: non-mergeable reduced dims, negative and zero strides
+  cs.push_back({"all dims of a transposed matrix", {300, 200}, {}, v::transpose01});
+  cs.push_back({"all dims of a transposed matrix, large", {2000, 1500}, {}, v::transpose01});
+  cs.push_back({"dims 0 and 2", {30, 500, 7}, {0, 2}});
+  cs.push_back({"dims 0 and 2, long slices", {300, 40, 70}, {0, 2}});
+  cs.push_back({"reversed last dim", {50, 999}, {1}, v::flip_last});
+  cs.push_back({"reversed, flat", {100000}, {}, v::flip_last});
+  cs.push_back({"broadcast dim reduced", {1, 4000}, {0, 1}, v::broadcast0});
+  cs.push_back({"dims 1 and 2 of a transposed 3-d view", {20, 30, 40}, {0, 2}, v::transpose01});
+  return cs;
+}
+
+// ARGX_GPU_TEST_QUICK=1 (for runs under compute-sanitizer): small cases, fewer variants.
+bool quick() { return std::getenv("ARGX_GPU_TEST_QUICK") != nullptr; }
+
+bool is_large(const shape_case& c) {
+  std::int64_t n = 1;
+  for (auto e : c.extents) n *= e;
+  return n > (1 << 19);
+}
+
+}  // namespace
+
+TEST_CASE("classes: every case and dtype matches seq; every kernel path is taken") {
+  rng r(20251101);
+  std::set<std::string> paths;
+  const auto cs = cases();
+  for (std::size_t ci = 0; ci < cs.size(); ++ci) {
+    const shape_case& c = cs[ci];
+    for (std::size_t ti = 0; ti < all_dtypes().size(); ++ti) {
+      const dtype t = all_dtypes()[ti];
+      if (is_large(c) && (quick() || !(t == dtype::f32 || t == dtype::bf16 || t == dtype::u8 || t == dtype::f64))) continue;
+      if (quick() && ti % 3 != ci % 3) continue;
+      INFO("case: ", c.name, ", dtype ", argx::name(t));
+      const host_tensor x = make_case(r, t, c);
+      const int first = static_cast<int>((ci * 13 + ti) % 16);
+      for (int k : {0, 7}) {
+        const int v = (first + k) % 16;
+        const argx::spec s = spec_variant(v, c.dims);
+        paths.insert(path_of(op_variant(v), x, s));
+        require_same_as_seq(op_variant(v), x, s, !is_large(c));
+      }
+    }
+  }
+  std::string all;
+  for (const auto& p : paths) all += "[" + p + "] ";
+  MESSAGE("kernel paths taken: ", all);
+  if (quick()) return;  // the large cases hold some of the paths
+  for (const char* want : {"team lanes=1", "team lanes=2-16", "team lanes=32", "team lanes=32 general", "block",
+                           "block split", "block general", "block general split", "strided vector", "strided scalar",
+                           "strided vector split", "strided scalar split", "strided vector narrow split",
+                           "strided scalar narrow split"})
+    CHECK_MESSAGE(paths.count(want) == 1, "kernel path not exercised: ", want);
+}
+
+TEST_CASE("classes: all 16 option combinations on every path (float32, bfloat16)") {
+  rng r(7);
+  for (const shape_case& c : cases()) {
+    if (quick() && is_large(c)) continue;
+    for (dtype t : {dtype::f32, dtype::bf16}) {
+      INFO("case: ", c.name, ", dtype ", argx::name(t));
+      const host_tensor x = make_case(r, t, c);
+      for (int v = 0; v < 16; ++v) require_same_as_seq(op_variant(v), x, spec_variant(v, c.dims));
+    }
+  }
+}
+
+TEST_CASE("classes: ties and NaN exactly at the split points the launch chose") {
+  // Two equal maxima on either side of each boundary between two blocks' shares.
+  for (dtype t : {dtype::f32, dtype::f16, dtype::u8, dtype::f64}) {
+    for (argx::shape e : {argx::shape{(3 << 20) + 5}, argx::shape{3, 1 << 20}, argx::shape{1, 20000, 64}}) {
+      if (quick() && e.size() != 3) continue;
+      const bool strided = e.size() == 3;
+      const argx::spec s = spec_variant(0, strided ? argx::dim_list{1} : e.size() == 2 ? argx::dim_list{1} : argx::dim_list{});
+      host_tensor x = make_filled(t, encode(t, 0), e);
+      argx::plan p = argx::make_plan(x.view, argx::op::argmax, s);
+      p.data = reinterpret_cast<const void*>(std::uintptr_t(0x10000));
+      const auto cfg = argx::detail::gpu::launch_for(p);
+      INFO(argx::name(t), " ", to_string(e), " launch ", argx::detail::gpu::describe(cfg));
+      REQUIRE(cfg.splits > 1);
+      const std::int64_t inner = strided ? e[2] : 1;
+      const std::int64_t row = e.size() == 2 ? e[1] : 0;  // put the peaks in the last row
+      for (std::int64_t k = 1; k < cfg.splits; k += (cfg.splits + 6) / 7) {
+        const std::int64_t b = k * cfg.chunk;
+        host_tensor y = x;
+        y.storage = std::make_shared<std::vector<unsigned char>>(*x.storage);
+        y.view.data = y.storage->data();
+        const std::int64_t base = e.size() == 2 ? (e[0] - 1) * row : 0;
+        set_flat(y, base + (b - 1) * inner, encode(t, 1));
+        set_flat(y, base + b * inner, encode(t, 1));
+        argx::spec last = s;
+        last.ties = argx::tie_break::last;
+        for (argx::backend bk : {argx::backend::cuda, argx::backend::thrust}) {
+          const auto first_o = reduce_on(bk, argx::op::argmax, y, s);
+          const auto last_o = reduce_on(bk, argx::op::argmax, y, last);
+          const std::size_t o = e.size() == 2 ? first_o.indices.size() - 1 : 0;
+          CHECK(first_o.indices[o] == b - 1);
+          CHECK(last_o.indices[o] == b);
+        }
+        if (argx::is_floating(t) && b + 1 < e[e.size() == 3 ? 1 : e.size() - 1]) {  // a NaN after the boundary wins
+          set_flat(y, base + (b + 1) * inner, nan_bits(t, true, 3));
+          CHECK(reduce_on(argx::backend::cuda, argx::op::argmin, y, s).indices[e.size() == 2 ? e[0] - 1 : 0] == b + 1);
+        }
+      }
+    }
+  }
+}

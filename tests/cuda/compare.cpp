@@ -1,0 +1,66 @@
+#include "compare.hpp"
+
+#include <doctest/doctest.h>
+
+#include "../../backends/cuda/dispatch.hpp"
+#include "element_bits.hpp"
+
+namespace argx_gpu_test {
+
+using namespace argx_test;
+
+void require_same_as_seq(argx::op o, const host_tensor& x, const argx::spec& s, bool check_reference) {
+  INFO(describe(x), "; ", describe(o, s));
+  const outcome want = reduce_on(argx::backend::seq, o, x, s);
+  if (check_reference) check_against_reference(o, x, s, want);
+  for (argx::backend b : {argx::backend::cuda, argx::backend::thrust}) {
+    const outcome got = reduce_on(b, o, x, s);
+    INFO("backend ", std::string(argx::name(b)));
+    REQUIRE(to_string(got.extents) == to_string(want.extents));
+    REQUIRE(got.indices.size() == want.indices.size());
+    std::string mismatch;
+    for (std::size_t i = 0; i < want.indices.size() && mismatch.empty(); ++i) {
+      if (got.indices[i] != want.indices[i])
+        mismatch = "output " + std::to_string(i) + ": index " + std::to_string(got.indices[i]) + ", seq says " +
+                   std::to_string(want.indices[i]);
+      else if (got.value_bits[i] != want.value_bits[i])
+        mismatch = "output " + std::to_string(i) + ": value " + hex_bits(x.type(), got.value_bits[i]) + ", seq says " +
+                   hex_bits(x.type(), want.value_bits[i]);
+    }
+    CHECK_MESSAGE(mismatch.empty(), mismatch);
+  }
+}
+
+std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
+  using argx::detail::gpu::kernel_kind;
+  // The plan of the view as it would be in device memory: the same strides, the same
+  // alignment of the data pointer relative to 16 bytes (device allocations are aligned).
+  argx::plan p = argx::make_plan(x.view, o, s);
+  p.data = reinterpret_cast<const void*>(std::uintptr_t(0x10000) + static_cast<std::uintptr_t>(x.data_offset()));
+  const auto c = argx::detail::gpu::launch_for(p);
+  std::string path;
+  switch (c.kernel) {
+    case kernel_kind::team:
+      path = c.team_log2 == 0 ? "team lanes=1" : c.team_log2 == 5 ? "team lanes=32" : "team lanes=2-16";
+      break;
+    case kernel_kind::block: path = "block"; break;
+    case kernel_kind::strided:
+      path = std::string("strided ") + (c.vector ? "vector" : "scalar") + (c.team_log2 < 5 ? " narrow" : "");
+      break;
+  }
+  if (c.general) path += " general";
+  if (c.splits > 1) path += " split";
+  return path;
+}
+
+argx::spec spec_variant(int i, argx::dim_list dims) {
+  argx::spec s;
+  s.dims = dims;
+  s.nan = (i & 2) ? argx::nan_policy::ignore : argx::nan_policy::propagate;
+  s.ties = (i & 4) ? argx::tie_break::last : argx::tie_break::first;
+  s.abs = (i & 8) != 0;
+  s.index = (i & 1) ? argx::index_type::int32 : argx::index_type::int64;
+  return s;
+}
+
+}  // namespace argx_gpu_test

@@ -1,0 +1,28 @@
+// Helpers of the GPU tests: run one reduction on seq, cuda and thrust and require the same
+// bits from all three; name the kernel path run_cuda takes for a case.
+#pragma once
+
+#include <string>
+
+#include <argx/argx.hpp>
+
+#include "harness.hpp"
+
+namespace argx_gpu_test {
+
+/// Runs `o` on seq (the oracle), cuda and thrust with device memory and values, and
+/// requires identical indices and value bits. `check_reference` also runs the naive
+/// reference oracle (slow for large inputs).
+void require_same_as_seq(argx::op o, const argx_test::host_tensor& x, const argx::spec& s,
+                         bool check_reference = false);
+
+/// The kernel path run_cuda takes for reducing x with s: "team lanes=8", "block general
+/// split", "strided vector narrow split", ...
+std::string path_of(argx::op o, const argx_test::host_tensor& x, const argx::spec& s);
+
+/// The i-th of the 16 combinations of argmin, nan ignore, ties last and abs, with int32
+/// indices on odd i.
+argx::spec spec_variant(int i, argx::dim_list dims = {});
+inline argx::op op_variant(int i) { return (i & 1) ? argx::op::argmin : argx::op::argmax; }
+
+}  // namespace argx_gpu_test
