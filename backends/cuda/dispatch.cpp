@@ -6,6 +6,7 @@
 
 #include "../common/visit_dtype.hpp"
 #include "call.hpp"
+#include "dispatch.hpp"
 #include "enqueue.hpp"
 
 namespace argx::detail {
@@ -24,6 +25,12 @@ const gpu::tuning& tuning_for(int device, dtype type) {
 }
 
 }  // namespace
+
+gpu::launch_config gpu::launch_for(const plan& p) {
+  int dev = 0;
+  check(cudaGetDevice(&dev), "querying the current device");
+  return choose_launch(p, tuning_for(dev, p.type), device(dev).limits);
+}
 
 void run_cuda(const plan& p, const outputs& out, stream_handle stream) {
   gpu::gpu_call call(p, out, stream, "cuda");

@@ -85,11 +85,14 @@ __global__ void __launch_bounds__(1024) block_kernel(const plan p, const device_
   }
 }
 
-/// Best of each of a thread's columns over reduced rows [r0, r1), positions relative to r0.
+/// Best of each of a lane's columns over reduced rows first, first + step, ... < r1,
+/// positions relative to r0; a lane with no row gets keys 0 at a position that loses every
+/// tie (lane 0 of a column always has row r0, so that never decides an answer).
 /// `col` points at row 0 of the first column; rows are `rs` elements apart.
 template <dtype D, int Unroll>
-__device__ __forceinline__ void scan_columns(const bits_t<D>* col, std::int64_t rs, std::int64_t r0, std::int64_t r1,
-                                             int ncols, bool vector_ok, key_params kp, bool ties_last,
+__device__ __forceinline__ void scan_columns(const bits_t<D>* col, std::int64_t rs, std::int64_t r0, std::int64_t first,
+                                             std::int64_t step, std::int64_t r1, int ncols, bool vector_ok,
+                                             key_params kp, bool ties_last,
                                              ascending_best<key_t<D>, unsigned> (&best)[vec_elems<D>]) {
   using B = bits_t<D>;
   constexpr int V = vec_elems<D>;
@@ -101,42 +104,56 @@ __device__ __forceinline__ void scan_columns(const bits_t<D>* col, std::int64_t 
     for (int j = 0; j < V; ++j) x.e[j] = j < ncols ? __ldg(row + j) : B(0);
     return x;
   };
-  const vec<D> x0 = load_row(r0);  // every accumulator starts from a real element
+  if (first >= r1) {
 #pragma unroll
-  for (int j = 0; j < V; ++j) best[j] = {order_key<D>(x0.e[j], kp), 0u};
-  std::int64_t r = r0 + 1;
-  for (; r + Unroll <= r1; r += Unroll) {
+    for (int j = 0; j < V; ++j) best[j] = {key_t<D>(0), ties_last ? 0u : ~0u};
+    return;
+  }
+  const vec<D> x0 = load_row(first);  // accumulators start from a real element
+#pragma unroll
+  for (int j = 0; j < V; ++j) best[j] = {order_key<D>(x0.e[j], kp), static_cast<unsigned>(first - r0)};
+  std::int64_t r = first + step;
+  for (; r + (Unroll - 1) * step < r1; r += Unroll * step) {
     vec<D> x[Unroll];
 #pragma unroll
-    for (int u = 0; u < Unroll; ++u) x[u] = load_row(r + u);
+    for (int u = 0; u < Unroll; ++u) x[u] = load_row(r + u * step);
 #pragma unroll
     for (int u = 0; u < Unroll; ++u)
 #pragma unroll
       for (int j = 0; j < V; ++j)
-        best[j].take(order_key<D>(x[u].e[j], kp), static_cast<unsigned>(r + u - r0), ties_last);
+        best[j].take(order_key<D>(x[u].e[j], kp), static_cast<unsigned>(r + u * step - r0), ties_last);
   }
-  for (; r < r1; ++r) {
+  for (; r < r1; r += step) {
     const vec<D> x = load_row(r);
 #pragma unroll
     for (int j = 0; j < V; ++j) best[j].take(order_key<D>(x.e[j], kp), static_cast<unsigned>(r - r0), ties_last);
   }
 }
 
-/// strided: [outer, R, inner] with inner contiguous. Each thread owns 16/sizeof(T)
-/// neighbouring columns (one 16-byte load per reduced row when aligned). grid.y cuts R into
-/// splits; the last block of a column tile to finish combines them.
+/// strided: [outer, R, inner] with inner contiguous. Work comes in warp items (tile,
+/// split): a tile is 2^col_log2 groups of 16/sizeof(T) neighbouring columns, one group per
+/// lane, the warp's other lanes taking every (32 >> col_log2)-th row of the split. Lanes
+/// fold their rows with shuffles; with several splits, the last warp of a tile to finish
+/// combines the splits' partials.
 template <dtype D>
-__global__ void __launch_bounds__(strided_max_threads) strided_kernel(const plan p, const device_outputs out, const workspace_ptrs ws,
-                                                       const std::int64_t chunk, const bool vector_ok) {
+__global__ void __launch_bounds__(strided_max_threads) strided_kernel(const plan p, const device_outputs out,
+                                                                      const workspace_ptrs ws, const std::int64_t splits,
+                                                                      const std::int64_t chunk, const int col_log2,
+                                                                      const bool vector_ok) {
   using K = key_t<D>;
   using B = bits_t<D>;
   constexpr int V = vec_elems<D>;
-  __shared__ bool last_flag;
-  const std::int64_t inner = p.kept_extents[p.kept_extents.size() - 1], reduce = p.reduced_extents[0], rs = p.reduced_strides[0];
+  const std::int64_t inner = p.kept_extents[p.kept_extents.size() - 1], reduce = p.reduced_extents[0];
+  const std::int64_t rs = p.reduced_strides[0];
   const std::int64_t per_outer = (inner + V - 1) / V, groups = (p.outputs / inner) * per_outer;
-  const std::int64_t g = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::int64_t splits = gridDim.y, s = blockIdx.y;
+  const int lane = threadIdx.x & 31, cols = 1 << col_log2;
+  const int tx = lane & (cols - 1), ty = lane >> col_log2, row_lanes = 32 >> col_log2;
+  const std::int64_t tiles = (groups + cols - 1) / cols;
+  const std::int64_t w = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  if (w >= tiles * splits) return;  // the whole warp leaves together
+  const std::int64_t tile = w / splits, s = w - tile * splits;
   const std::int64_t r0 = s * chunk, r1 = r0 + chunk < reduce ? r0 + chunk : reduce;
+  const std::int64_t g = tile * cols + tx;
   const bool active = g < groups;
   std::int64_t o0 = 0;
   int ncols = 0;
@@ -147,29 +164,51 @@ __global__ void __launch_bounds__(strided_max_threads) strided_kernel(const plan
     o0 = outer * inner + c0;
     ncols = inner - c0 < V ? static_cast<int>(inner - c0) : V;
     col += kept_offset(p, o0);
-    scan_columns<D, strided_unroll<D>>(col, rs, r0, r1, ncols, vector_ok, p.keys, p.ties_last, best);
   }
-  if (splits == 1) {
+  scan_columns<D, strided_unroll<D>>(col, rs, r0, r0 + ty, row_lanes, active ? r1 : r0, ncols, vector_ok, p.keys,
+                                     p.ties_last, best);
+  // Fold the row lanes of each column: lanes tx, tx + cols, ... differ in the high bits.
+  for (int off = cols; off < 32; off <<= 1)
 #pragma unroll
-    for (int j = 0; j < V; ++j)
-      if (j < ncols) {
-        const candidate<K> c{best[j].key, best[j].pos};
-        store_winner<D>(p, out, o0 + j, col + c.pos * rs + j, c);
-      }
+    for (int j = 0; j < V; ++j) {
+      const K k = __shfl_xor_sync(device::full_warp, best[j].key, off);
+      const unsigned q = __shfl_xor_sync(device::full_warp, best[j].pos, off);
+      if (beats(k, static_cast<std::int64_t>(q), best[j].key, static_cast<std::int64_t>(best[j].pos), p.ties_last))
+        best[j] = {k, q};
+    }
+  const bool writer = active && ty == 0;
+  if (splits == 1) {
+    if (writer)
+#pragma unroll
+      for (int j = 0; j < V; ++j)
+        if (j < ncols) {
+          const candidate<K> c{best[j].key, best[j].pos};
+          store_winner<D>(p, out, o0 + j, col + c.pos * rs + j, c);
+        }
     return;
   }
   auto* parts = static_cast<partial<K>*>(ws.partials);
+  if (writer)
 #pragma unroll
-  for (int j = 0; j < V; ++j)
-    if (j < ncols) store_partial(parts, s * p.outputs + o0 + j, candidate<K>{best[j].key, r0 + best[j].pos});
-  if (!arrive_last(ws.counters + blockIdx.x, static_cast<unsigned>(splits), last_flag)) return;
-#pragma unroll
-  for (int j = 0; j < V; ++j)
-    if (j < ncols) {
-      candidate<K> c = load_partial(parts, o0 + j);
-      for (std::int64_t t = 1; t < splits; ++t) c = combine(c, load_partial(parts, t * p.outputs + o0 + j), p.ties_last);
-      store_winner<D>(p, out, o0 + j, col + c.pos * rs + j, c);
+    for (int j = 0; j < V; ++j)
+      if (j < ncols) store_partial(parts, s * p.outputs + o0 + j, candidate<K>{best[j].key, r0 + best[j].pos});
+  if (!warp_arrive_last(ws.counters + tile, static_cast<unsigned>(splits))) return;
+  // The last warp of the tile: every lane folds a share of the splits of each column.
+  for (int t = 0; t < cols; ++t) {
+    const std::int64_t gt = tile * cols + t;
+    if (gt >= groups) break;
+    const std::int64_t outer = gt / per_outer, c0 = (gt - outer * per_outer) * V;
+    const std::int64_t first_out = outer * inner + c0;
+    const int n = inner - c0 < V ? static_cast<int>(inner - c0) : V;
+    const B* column = static_cast<const B*>(p.data) + kept_offset(p, first_out);
+    for (int j = 0; j < n; ++j) {
+      candidate<K> c = seed<K>(reduce, p.ties_last);
+      for (std::int64_t q = lane; q < splits; q += 32)
+        c = combine(c, load_partial(parts, q * p.outputs + first_out + j), p.ties_last);
+      c = device::warp_argmax<32>(c, p.ties_last);
+      if (lane == 0) store_winner<D>(p, out, first_out + j, column + c.pos * rs + j, c);
     }
+  }
 }
 
 template <dtype D>
@@ -207,8 +246,8 @@ void enqueue(const launch_config& c, const plan& p, const device_outputs& out, c
       break;
     }
     case kernel_kind::strided: {
-      const dim3 grid(static_cast<unsigned>(c.blocks), static_cast<unsigned>(c.splits));
-      strided_kernel<D><<<grid, block, 0, stream>>>(p, out, ws, c.chunk, c.vector);
+      const dim3 grid(static_cast<unsigned>(c.blocks));
+      strided_kernel<D><<<grid, block, 0, stream>>>(p, out, ws, c.splits, c.chunk, c.team_log2, c.vector);
       break;
     }
   }

@@ -29,22 +29,26 @@ bool strided_vector_aligned(const plan& p, std::int64_t elem) {
 launch_config choose_strided(const plan& p, const tuning& t, const device_limits& d) {
   const std::int64_t elem = static_cast<std::int64_t>(size_of(p.type)), vec = 16 / elem;
   const std::int64_t inner = p.inner(), outer = p.outputs / inner, reduce = p.reduce_size;
-  const std::int64_t groups = outer * ceil_div(inner, vec);
+  const std::int64_t groups = outer * ceil_div(inner, vec);  // 16-byte column groups
   launch_config c;
   c.kernel = kernel_kind::strided;
   c.threads = t.strided.threads;
-  c.blocks = ceil_div(groups, c.threads);
   c.vector = strided_vector_aligned(p, elem);
-  // Too few columns to fill the GPU: cut the reduced dim into splits, each a block row.
-  std::int64_t splits = std::max<std::int64_t>(1, ceil_div(d.resident_threads(), groups));
-  splits = std::min(splits, std::max<std::int64_t>(1, reduce / t.min_split_rows));
-  // Positions inside a split are 32-bit; the grid's y extent is at most 65535.
-  splits = std::max(splits, ceil_div(reduce, std::int64_t(1) << 31));
-  splits = std::min<std::int64_t>(splits, 65535);
+  // A warp spreads over up to 32 column groups; with fewer, its other lanes take rows.
+  c.team_log2 = std::min(5, log2_ceil(groups));
+  const std::int64_t lanes_along_r = 32 >> c.team_log2;
+  const std::int64_t tiles = ceil_div(groups, std::int64_t(1) << c.team_log2);
+  // Too few tiles to fill the GPU: cut the reduced dim into splits, one warp each.
+  const std::int64_t resident_warps = d.resident_threads() / 32;
+  std::int64_t splits = std::max<std::int64_t>(1, ceil_div(resident_warps, tiles));
+  splits = std::min(splits, std::max<std::int64_t>(1, reduce / (lanes_along_r * t.min_split_rows)));
+  splits = std::max(splits, ceil_div(reduce, std::int64_t(1) << 31));  // 32-bit positions inside a split
   c.chunk = ceil_div(reduce, splits);
   c.splits = ceil_div(reduce, c.chunk);
+  const std::int64_t warps_per_block = c.threads / 32;
+  c.blocks = ceil_div(tiles * c.splits, warps_per_block);
   if (c.splits > 1) {
-    c.counters = static_cast<std::size_t>(c.blocks);
+    c.counters = static_cast<std::size_t>(tiles);
     c.partials = static_cast<std::size_t>(c.splits * p.outputs);
   }
   return c;
@@ -107,7 +111,9 @@ std::string describe(const launch_config& c) {
   switch (c.kernel) {
     case kernel_kind::team: s = "team lanes=" + std::to_string(1 << c.team_log2); break;
     case kernel_kind::block: s = "block"; break;
-    case kernel_kind::strided: s = std::string("strided vector=") + (c.vector ? "yes" : "no"); break;
+    case kernel_kind::strided:
+      s = std::string("strided vector=") + (c.vector ? "yes" : "no") + " lanes=" + std::to_string(1 << c.team_log2);
+      break;
   }
   if (c.general) s += " general";
   s += " blocks=" + std::to_string(c.blocks) + " threads=" + std::to_string(c.threads);

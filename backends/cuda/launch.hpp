@@ -37,7 +37,7 @@ struct tuning {
   kernel_settings strided{256, 8};  ///< strided reduce: threads along the contiguous inner dim
   int team_vectors_per_lane = 2;         ///< 16-byte loads a team lane should get per slice
   std::int64_t min_split_elements = 8192;  ///< fewest elements in one block's share of a slice
-  std::int64_t min_split_rows = 16;        ///< strided: fewest reduced rows in one split
+  std::int64_t min_split_rows = 16;        ///< strided: fewest reduced rows per lane in one split
 
   static tuning for_device(const device_limits& d);
 };
@@ -45,7 +45,8 @@ struct tuning {
 enum class kernel_kind : std::uint8_t {
   team,     ///< aligned groups of 2^team_log2 lanes, one slice per group at a time
   block,    ///< one block per (slice, split); the last block of a slice combines the splits
-  strided,  ///< threads along the inner dim, 16/sizeof(T) columns each; optional split of R
+  strided,  ///< per warp: 2^team_log2 lanes along the inner dim (16/sizeof(T) columns each)
+            ///< times the rest along R; optional split of R across warps
 };
 
 /// Everything a launch needs, chosen by choose_launch.
@@ -53,8 +54,8 @@ struct launch_config {
   kernel_kind kernel = kernel_kind::team;
   bool general = false;       ///< team/block: walk the reduced dims with an odometer
   int threads = 256;          ///< per block
-  std::int64_t blocks = 1;    ///< grid (x); strided with splits uses grid (blocks, splits)
-  int team_log2 = 5;          ///< team: lanes per slice = 1 << team_log2
+  std::int64_t blocks = 1;    ///< grid
+  int team_log2 = 5;          ///< team: lanes per slice; strided: lanes along the columns
   std::int64_t splits = 1;    ///< block/strided: pieces each slice (or column) is cut into
   std::int64_t chunk = 0;     ///< block/strided: positions per piece
   bool vector = false;        ///< strided: every column group starts 16-byte aligned

@@ -205,6 +205,21 @@ __device__ inline bool arrive_last(unsigned* counter, unsigned expected, bool& f
   return last;
 }
 
+/// The same for a warp that finished its item alone: true in every lane of the last warp
+/// of `expected` to arrive. Every lane that wrote partials has fenced them first.
+__device__ inline bool warp_arrive_last(unsigned* counter, unsigned expected) {
+  __threadfence();
+  __syncwarp();
+  unsigned last = 0;
+  if ((threadIdx.x & 31) == 0) {
+    last = atomicAdd(counter, 1u) == expected - 1;
+    if (last) *counter = 0;
+  }
+  last = __shfl_sync(device::full_warp, last, 0);
+  if (last) __threadfence();
+  return last != 0;
+}
+
 /// Reads a partial another block wrote (bypassing the non-coherent L1).
 template <class K>
 __device__ __forceinline__ candidate<K> load_partial(const partial<K>* ps, std::int64_t i) {

@@ -28,9 +28,9 @@ echo "build: $(( $(date +%s) - start )) s" | tee -a "$OUT/tests.log"
 
 # ---- tests ----------------------------------------------------------------------------------------
 start=$(date +%s)
-for t in b/tests/test_cuda b/tests/test_thrust b/tests/cuda/test_gpu; do
-  timeout 400 "$t" >>"$OUT/tests.log" 2>&1
-  echo "$t: exit $?" | tee -a "$OUT/tests.log"
+for t in test_cuda:120 test_thrust:120 cuda/test_gpu:200; do
+  timeout "${t#*:}" "b/tests/${t%:*}" >>"$OUT/tests.log" 2>&1
+  echo "${t%:*}: exit $?" | tee -a "$OUT/tests.log"
 done
 grep -E "^\[doctest\] (test cases|assertions)" "$OUT/tests.log"
 echo "tests: $(( $(date +%s) - start )) s" | tee -a "$OUT/tests.log"
