@@ -1,0 +1,99 @@
+// The kernels the tbb backend drives: one set per dtype, chosen once at run time for the
+// best instruction set of this CPU (Highway's dynamic dispatch, simd_hwy.cpp), or the plain
+// C++ kernels (simd_plain.cpp) when argx is built without SIMD. Both sets return exactly
+// what seq returns: they differ only in how many elements they look at per instruction.
+//
+// Every kernel works on one contiguous or uniformly strided piece of work; splitting the
+// work over threads, walking kept dims and combining partial results is tbb.cpp's job.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include <argx/dtype.hpp>
+#include <argx/order.hpp>
+
+namespace argx::detail::cpu::simd {
+
+/// A candidate with its key widened to 64 bits (zero extension keeps the order), so one
+/// type serves every dtype.
+using cand = candidate<std::uint64_t>;
+
+/// How elements are ordered: the plan's key params and tie rule.
+struct order_params {
+  key_params keys;
+  bool ties_last;
+};
+
+/// Where a kernel stores the winners of consecutive outputs first, first+1, ...
+struct sink {
+  void* indices;       ///< int64 (or int32) per output
+  void* values;        ///< the winning element's bits per output, or null
+  std::int64_t first;  ///< output number of the kernel's first result
+  bool int32;          ///< index type is int32
+};
+
+/// Largest `lanes` one strided call takes (its per-lane state lives on the stack).
+inline constexpr std::int64_t strided_max_lanes = 1024;
+/// Largest `count` one strided call takes (positions are tracked in 32-bit lanes).
+inline constexpr std::int64_t strided_max_count = std::int64_t(1) << 31;
+
+struct dtype_kernels {
+  /// Best of the n >= 1 contiguous elements at `data`; their positions are pos0, pos0+1, ...
+  cand (*contig)(const void* data, std::int64_t n, std::int64_t pos0, order_params o);
+  /// Reduces `rows` rows of n >= 1 contiguous elements each (row r starts `row_stride`
+  /// elements after row r-1) and stores row r's winner as output out.first + r.
+  void (*rows)(const void* data, std::int64_t rows, std::int64_t row_stride, std::int64_t n, order_params o,
+               const sink& out);
+  /// Strided reduce of `lanes` (1..strided_max_lanes) contiguous columns over `count`
+  /// (1..strided_max_count) rows `row_stride` elements apart; row k has position pos0 + k.
+  /// Column j's winner goes to best[j], combined with what best[j] holds when `merge`.
+  void (*strided)(const void* data, std::int64_t lanes, std::int64_t count, std::int64_t row_stride,
+                  std::int64_t pos0, order_params o, cand* best, bool merge);
+};
+
+struct kernel_table {
+  const char* target;  ///< instruction set in use, e.g. "AVX2", or "plain"
+  dtype_kernels by_dtype[dtype_count];
+};
+
+/// The kernels for this CPU (resolved on first use; thread-safe).
+const kernel_table& kernels();
+
+// ---- scalar helpers shared by every kernel set ------------------------------------------
+
+/// The largest key any element of dtype D can have under p. A running best holding it
+/// cannot be beaten (with ties = first), so a scan may stop there.
+template <dtype D>
+constexpr typename dtype_traits<D>::key_type top_key(key_params p) {
+  using tr = dtype_traits<D>;
+  using B = typename tr::bits_type;
+  // The extremes of every dtype's order are among these bit patterns: zero, all ones, the
+  // sign bit alone and its complement (integer extremes), +-inf and a NaN (floats).
+  const B probes[] = {B(0),
+                      static_cast<B>(~B(0)),
+                      tr::sign_mask,
+                      static_cast<B>(~tr::sign_mask),
+                      tr::exp_mask,
+                      static_cast<B>(tr::exp_mask | tr::sign_mask),
+                      static_cast<B>(tr::exp_mask | B(1))};
+  typename tr::key_type top = 0;
+  for (B b : probes) {
+    const auto k = order_key<D>(b, p);
+    if (k > top) top = k;
+  }
+  return top;
+}
+
+/// Stores output o of a sink: the reported index of `c` and the element's bits `v`.
+template <dtype D>
+inline void store(const sink& out, std::int64_t o, cand c, typename dtype_traits<D>::bits_type v, key_params p) {
+  const std::int64_t index = reported_index(c, p, dtype_traits<D>::is_float);
+  if (out.int32)
+    static_cast<std::int32_t*>(out.indices)[o] = static_cast<std::int32_t>(index);
+  else
+    static_cast<std::int64_t*>(out.indices)[o] = index;
+  if (out.values) std::memcpy(static_cast<char*>(out.values) + o * static_cast<std::int64_t>(sizeof(v)), &v, sizeof(v));
+}
+
+}  // namespace argx::detail::cpu::simd

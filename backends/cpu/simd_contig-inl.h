@@ -1,0 +1,191 @@
+// The SIMD scan of contiguous elements (flat ranges, rows), once per instruction set.
+//
+// A range is cut into blocks of about 16 KiB. Each block is first summarized with two or
+// three integer min/max reductions of its raw bits (simd_lanes-inl.h); the summary names
+// the block's best element value exactly, whose key (order_key) is compared with the
+// running best. Only when the block wins is it searched again, inside the block only, for
+// the first (or last) element equal to that value. On random data that search is rare,
+// so the scan costs about two vector instructions per vector of input.
+//
+// Which reductions pin down the best element:
+//  - integers: max (argmax) or min (argmin) as signed/unsigned, of x or of |x| (abs);
+//  - float |x|: unsigned max/min of the bits without the sign (+ max to see NaN);
+//  - float x: signed max (largest non-negative; positive NaN shows above +inf) and
+//    unsigned max (most negative; negative NaN shows above -inf). argmax needs signed
+//    min too when the block has no non-negative element, argmin when it has no negative
+//    one; the scan then switches to three reductions until a block proves it needless.
+// A block with NaN is scanned with exact lane-wise keys instead (keyer).
+
+#if defined(ARGX_CPU_SIMD_CONTIG_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ARGX_CPU_SIMD_CONTIG_INL_H_
+#undef ARGX_CPU_SIMD_CONTIG_INL_H_
+#else
+#define ARGX_CPU_SIMD_CONTIG_INL_H_
+#endif
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <hwy/highway.h>
+
+#include "simd.hpp"
+#include "simd_lanes-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace argx::detail::cpu::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+/// Bytes per block: large enough to hide the per-block summary, small enough that a
+/// winning block is searched again from L1.
+inline constexpr size_t block_bytes = 16384;
+
+/// Scans contiguous ranges of dtype D under one order; keeps what it learns about the
+/// data (whether three reductions are needed) from one range to the next.
+template <dtype D>
+class contig_scan {
+ public:
+  using T = bits_of<D>;
+  using K = typename dtype_traits<D>::key_type;
+  using S = std::make_signed_t<T>;
+  using tr = dtype_traits<D>;
+  using DU = hn::ScalableTag<T>;
+
+  explicit contig_scan(order_params o) : o_(o), top_(top_key<D>(o.keys)) {}
+
+  /// Best of the n >= 1 elements at p; positions 0..n-1.
+  candidate<K> run(const T* HWY_RESTRICT p, size_t n) {
+    const DU du;
+    const size_t L = hn::Lanes(du);
+    candidate<K> best{order_key<D>(p[0], o_.keys), 0};  // seeded with a real element
+    if (n < L) {
+      for (size_t i = 1; i < n; ++i) consider(best, order_key<D>(p[i], o_.keys), i);
+      return best;
+    }
+    const size_t block = block_bytes / sizeof(T);
+    for (size_t b = 0; b < n;) {
+      size_t len = std::min(block, n - b);
+      if (n - b - len < L) len = n - b;  // never leave a tail shorter than a vector
+      scan_block(best, p + b, len, b);
+      if (!o_.ties_last && best.key == top_) break;  // nothing can beat it any more
+      b += len;
+    }
+    return best;
+  }
+
+ private:
+  /// Takes (key, pos) when it beats best; pos is never before best.pos.
+  HWY_INLINE void consider(candidate<K>& best, K key, size_t pos) const {
+    if (key > best.key || (o_.ties_last && key == best.key)) best = candidate<K>{key, static_cast<std::int64_t>(pos)};
+  }
+
+  void scan_block(candidate<K>& best, const T* HWY_RESTRICT p, size_t n, size_t base) {
+    const DU du;
+    T rep;  // bits of an element equal (under the order) to the block's best
+    if constexpr (tr::is_float) {
+      const mag_view<DU> mag(du);
+      constexpr T sign = tr::sign_mask, exp = tr::exp_mask;
+      if (o_.keys.abs) {
+        T top_mag;
+        if (o_.keys.argmin) {
+          const auto s = summarize<umin | umax>(du, p, n, mag);
+          top_mag = s.umax;
+          rep = s.umin;
+        } else {
+          const auto s = summarize<umax>(du, p, n, mag);
+          top_mag = rep = s.umax;
+        }
+        if (top_mag > exp) return scan_block_keyed(best, p, n, base);
+        // Every element with the same |x| has the same key.
+        return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Eq(mag(v), hn::Set(du, rep)); });
+      }
+      summary<T> s = three_ ? summarize<smax | smin | umax>(du, p, n, raw_view{})
+                            : summarize<smax | umax>(du, p, n, raw_view{});
+      if (static_cast<S>(s.smax) > static_cast<S>(exp) || s.umax > T(sign | exp))
+        return scan_block_keyed(best, p, n, base);
+      // argmax wants the largest non-negative, else the negative nearest zero (smallest
+      // signed bits); argmin wants the most negative, else the smallest non-negative.
+      const bool first_choice = o_.keys.argmin ? s.umax >= sign : static_cast<S>(s.smax) >= 0;
+      if (first_choice) {
+        rep = o_.keys.argmin ? s.umax : s.smax;
+        three_ = false;
+      } else {
+        if (!three_) s.smin = summarize<smin>(du, p, n, raw_view{}).smin;
+        rep = s.smin;
+        three_ = true;
+      }
+      if (static_cast<T>(rep & ~sign) == 0)  // +-0: both zeros share the key
+        return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Eq(mag(v), hn::Zero(du)); });
+      return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Eq(v, hn::Set(du, rep)); });
+    } else if constexpr (D == dtype::boolean) {
+      rep = o_.keys.argmin ? summarize<umin>(du, p, n, raw_view{}).umin : summarize<umax>(du, p, n, raw_view{}).umax;
+      if (rep != 0)  // every non-zero byte is true
+        return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Not(hn::Eq(v, hn::Zero(du))); });
+      return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Eq(v, hn::Zero(du)); });
+    } else if constexpr (tr::is_signed) {
+      if (o_.keys.abs) {
+        const iabs_view<DU> iabs;
+        rep = o_.keys.argmin ? summarize<umin>(du, p, n, iabs).umin : summarize<umax>(du, p, n, iabs).umax;
+        return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Eq(iabs(v), hn::Set(du, rep)); });
+      }
+      rep = o_.keys.argmin ? summarize<smin>(du, p, n, raw_view{}).smin : summarize<smax>(du, p, n, raw_view{}).smax;
+      return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Eq(v, hn::Set(du, rep)); });
+    } else {
+      rep = o_.keys.argmin ? summarize<umin>(du, p, n, raw_view{}).umin : summarize<umax>(du, p, n, raw_view{}).umax;
+      return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Eq(v, hn::Set(du, rep)); });
+    }
+  }
+
+  /// The block's best has the key of `rep`; when that beats the running best, find the
+  /// block's first (last) element that `match`es it.
+  template <class Match>
+  HWY_INLINE void take_if_better(candidate<K>& best, T rep, const T* HWY_RESTRICT p, size_t n, size_t base,
+                                 const Match& match) {
+    const K key = order_key<D>(rep, o_.keys);
+    if (!(key > best.key || (o_.ties_last && key == best.key))) return;
+    const DU du;
+    const size_t i = o_.ties_last ? find_last(du, p, n, match) : find_first(du, p, n, match);
+    best = candidate<K>{key, static_cast<std::int64_t>(base + i)};
+  }
+
+  /// A block with NaN: exact lane-wise keys, their maximum, and its first (last) lane.
+  void scan_block_keyed(candidate<K>& best, const T* HWY_RESTRICT p, size_t n, size_t base) {
+    const DU du;
+    const keyer<D, DU> key(du, o_.keys);
+    const T kmax = summarize<umax>(du, p, n, key).umax;
+    const auto match = [&](auto v) { return hn::Eq(key(v), hn::Set(du, kmax)); };
+    const size_t i = o_.ties_last ? find_last(du, p, n, match) : find_first(du, p, n, match);
+    consider(best, order_key<D>(p[i], o_.keys), base + i);
+  }
+
+  order_params o_;
+  K top_;
+  bool three_ = false;  // floats: summaries need signed min too
+};
+
+/// Best of n contiguous elements (kernel entry point).
+template <dtype D>
+cand contig(const void* data, std::int64_t n, std::int64_t pos0, order_params o) {
+  contig_scan<D> scan(o);
+  const auto c = scan.run(static_cast<const bits_of<D>*>(data), static_cast<size_t>(n));
+  return cand{c.key, pos0 + c.pos};
+}
+
+/// Rows of n contiguous elements each (kernel entry point).
+template <dtype D>
+void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::int64_t n, order_params o,
+          const sink& out) {
+  using T = bits_of<D>;
+  contig_scan<D> scan(o);
+  const T* row = static_cast<const T*>(data);
+  for (std::int64_t r = 0; r < count; ++r, row += row_stride) {
+    const auto c = scan.run(row, static_cast<size_t>(n));
+    store<D>(out, out.first + r, cand{c.key, c.pos}, row[c.pos], o.keys);
+  }
+}
+
+}  // namespace argx::detail::cpu::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // include guard toggle

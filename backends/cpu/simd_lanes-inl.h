@@ -1,0 +1,264 @@
+// Lane-wise building blocks of the SIMD kernels, compiled once per instruction set
+// (included by simd_hwy.cpp through Highway's foreach_target).
+//
+// Exactness rests on integer lanes only: an element is looked at as its raw bits, never
+// as a float, so flush-to-zero modes, NaN payloads and -0.0 cannot change an answer.
+//  - summarize(): min/max reductions of the raw bits (or of |x|) over a block. For each
+//    dtype a small set of them pins down the block's best element exactly (the driver in
+//    simd_contig-inl.h picks the set and turns the result into a key with order_key).
+//  - keyer: a lane-wise key that orders exactly like order_key (the same key up to a
+//    monotone relabelling), for blocks with NaN and for the strided kernel.
+//  - find_first/find_last: the first/last lane of a block that matches a winner.
+
+#if defined(ARGX_CPU_SIMD_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ARGX_CPU_SIMD_LANES_INL_H_
+#undef ARGX_CPU_SIMD_LANES_INL_H_
+#else
+#define ARGX_CPU_SIMD_LANES_INL_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <hwy/highway.h>
+
+#include "simd.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace argx::detail::cpu::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+/// Raw bits of dtype D.
+template <dtype D>
+using bits_of = typename dtype_traits<D>::bits_type;
+
+/// Keeps the compiler from folding one load into every instruction that reads it (GCC
+/// otherwise re-reads memory once per reduction, which halves the throughput).
+template <class V>
+HWY_INLINE V opaque(V v) {
+#if HWY_ARCH_X86 && HWY_COMPILER_GCC && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+  asm("" : "+v"(v.raw));
+#endif
+  return v;
+}
+
+// ---- element transforms a reduction looks through -----------------------------------------
+
+/// The bits as they are.
+struct raw_view {
+  template <class V>
+  HWY_INLINE V operator()(V v) const { return v; }
+};
+/// The bits without the sign bit: |x| of a float, still ordered as an unsigned integer.
+template <class DU>
+struct mag_view {
+  hn::Vec<DU> mask;
+  explicit mag_view(DU du) : mask(hn::Set(du, static_cast<hn::TFromD<DU>>(~(hn::TFromD<DU>(1) << (sizeof(hn::TFromD<DU>) * 8 - 1))))) {}
+  HWY_INLINE hn::Vec<DU> operator()(hn::Vec<DU> v) const { return hn::And(v, mask); }
+};
+/// |x| of a two's complement integer as an unsigned magnitude (exact for the minimum too).
+template <class DU>
+struct iabs_view {
+  HWY_INLINE hn::Vec<DU> operator()(hn::Vec<DU> v) const {
+    const hn::RebindToSigned<DU> di;
+    return hn::BitCast(DU(), hn::Abs(hn::BitCast(di, v)));
+  }
+};
+
+/// A lane-wise key with the order of order_key<D>: key(a) < key(b) exactly when
+/// order_key(a) < order_key(b), and equal exactly when those are equal. It is an unsigned
+/// integer of the element's width; for floats, NaN maps to all ones (propagate) or zero
+/// (ignore) and every number lies strictly between. (order_key itself differs only in
+/// that negative floats sit one lower, which no comparison can see.)
+template <dtype D, class DU>
+struct keyer {
+  using T = hn::TFromD<DU>;
+  using tr = dtype_traits<D>;
+  static_assert(sizeof(T) == sizeof(bits_of<D>));
+  hn::Vec<DU> flip;     ///< xor applied last: the sign bias and argmin's complement
+  hn::Vec<DU> nan_key;  ///< floats: the key every NaN gets
+  hn::Vec<DU> mag;      ///< floats: all bits but the sign
+  bool abs;
+
+  keyer(DU du, key_params p)
+      : flip(hn::Set(du, static_cast<T>(bias(p) ^ (p.argmin ? T(~T(0)) : T(0))))),
+        nan_key(hn::Set(du, p.nan_ignore ? T(0) : T(~T(0)))),
+        mag(hn::Set(du, static_cast<T>(~T(tr::sign_mask)))),
+        abs(p.abs) {}
+
+  static constexpr T bias(key_params p) {
+    // Signed values (float values, signed integers) are biased into unsigned order by the
+    // sign bit; magnitudes of signed integers are already unsigned.
+    if constexpr (tr::is_float) return T(tr::sign_mask);
+    else if constexpr (tr::is_signed) return p.abs ? T(0) : T(tr::sign_mask);
+    else return T(0);
+  }
+
+  HWY_INLINE hn::Vec<DU> operator()(hn::Vec<DU> x) const {
+    const DU du;
+    const hn::RebindToSigned<DU> di;
+    if constexpr (tr::is_float) {
+      const auto m = hn::And(x, mag);
+      // Sign-magnitude to two's complement: -0.0 and +0.0 both become 0.
+      const auto s = hn::BitCast(du, hn::BroadcastSignBit(hn::BitCast(di, x)));
+      const auto val = abs ? m : hn::Sub(hn::Xor(m, s), s);
+      const auto is_nan = hn::RebindMask(du, hn::Gt(hn::BitCast(di, m), hn::Set(di, static_cast<hn::TFromD<decltype(di)>>(tr::exp_mask))));
+      return hn::IfThenElse(is_nan, nan_key, hn::Xor(val, flip));
+    } else if constexpr (D == dtype::boolean) {
+      return hn::Xor(hn::IfThenZeroElse(hn::Eq(x, hn::Zero(du)), hn::Set(du, T(1))), flip);
+    } else if constexpr (tr::is_signed) {
+      return hn::Xor(abs ? iabs_view<DU>{}(x) : x, flip);
+    } else {
+      return hn::Xor(x, flip);
+    }
+  }
+};
+
+// ---- block reductions --------------------------------------------------------------------
+
+/// Which min/max reductions summarize() computes (a bit set).
+enum reduction : unsigned { smax = 1, smin = 2, umax = 4, umin = 8 };
+
+/// Results of summarize(), each as the lane's bits (smax/smin hold signed values' bits).
+template <class T>
+struct summary {
+  T smax, smin, umax, umin;
+};
+
+template <class D>
+HWY_INLINE hn::TFromD<D> max_lane(D d, hn::Vec<D> v) {
+  using T = hn::TFromD<D>;
+  if constexpr (sizeof(T) == 1) {  // MaxOfLanes has no 8-bit form here
+    HWY_ALIGN T buf[HWY_MAX_BYTES];
+    hn::Store(v, d, buf);
+    T m = buf[0];
+    for (size_t i = 1; i < hn::Lanes(d); ++i) m = buf[i] > m ? buf[i] : m;
+    return m;
+  } else {
+    return hn::GetLane(hn::MaxOfLanes(d, v));
+  }
+}
+template <class D>
+HWY_INLINE hn::TFromD<D> min_lane(D d, hn::Vec<D> v) {
+  using T = hn::TFromD<D>;
+  if constexpr (sizeof(T) == 1) {
+    HWY_ALIGN T buf[HWY_MAX_BYTES];
+    hn::Store(v, d, buf);
+    T m = buf[0];
+    for (size_t i = 1; i < hn::Lanes(d); ++i) m = buf[i] < m ? buf[i] : m;
+    return m;
+  } else {
+    return hn::GetLane(hn::MinOfLanes(d, v));
+  }
+}
+
+/// The reductions R of view(x) over the n >= Lanes(du) elements at p. Four loads per
+/// step feed two accumulators per reduction; a last partial vector overlaps the previous
+/// one (min and max do not mind seeing an element twice).
+template <unsigned R, class DU, class View>
+HWY_INLINE summary<hn::TFromD<DU>> summarize(DU du, const hn::TFromD<DU>* HWY_RESTRICT p, size_t n, const View& view) {
+  using T = hn::TFromD<DU>;
+  const hn::RebindToSigned<DU> di;
+  const size_t L = hn::Lanes(du);
+  const auto v0 = view(hn::LoadU(du, p));
+  auto sx0 = hn::BitCast(di, v0), sx1 = sx0, sn0 = sx0, sn1 = sx0;
+  auto ux0 = v0, ux1 = v0, un0 = v0, un1 = v0;
+  auto feed = [&](auto a, auto b) {
+    if constexpr ((R & smax) != 0) {
+      sx0 = hn::Max(sx0, hn::BitCast(di, a));
+      sx1 = hn::Max(sx1, hn::BitCast(di, b));
+    }
+    if constexpr ((R & smin) != 0) {
+      sn0 = hn::Min(sn0, hn::BitCast(di, a));
+      sn1 = hn::Min(sn1, hn::BitCast(di, b));
+    }
+    if constexpr ((R & umax) != 0) {
+      ux0 = hn::Max(ux0, a);
+      ux1 = hn::Max(ux1, b);
+    }
+    if constexpr ((R & umin) != 0) {
+      un0 = hn::Min(un0, a);
+      un1 = hn::Min(un1, b);
+    }
+  };
+  size_t i = 0;
+  for (; i + 4 * L <= n; i += 4 * L) {
+    const auto a = view(opaque(hn::LoadU(du, p + i)));
+    const auto b = view(opaque(hn::LoadU(du, p + i + L)));
+    const auto c = view(opaque(hn::LoadU(du, p + i + 2 * L)));
+    const auto e = view(opaque(hn::LoadU(du, p + i + 3 * L)));
+    // Pairwise first: one dependent step per accumulator per two vectors.
+    if constexpr ((R & smax) != 0) {
+      sx0 = hn::Max(sx0, hn::Max(hn::BitCast(di, a), hn::BitCast(di, c)));
+      sx1 = hn::Max(sx1, hn::Max(hn::BitCast(di, b), hn::BitCast(di, e)));
+    }
+    if constexpr ((R & smin) != 0) {
+      sn0 = hn::Min(sn0, hn::Min(hn::BitCast(di, a), hn::BitCast(di, c)));
+      sn1 = hn::Min(sn1, hn::Min(hn::BitCast(di, b), hn::BitCast(di, e)));
+    }
+    if constexpr ((R & umax) != 0) {
+      ux0 = hn::Max(ux0, hn::Max(a, c));
+      ux1 = hn::Max(ux1, hn::Max(b, e));
+    }
+    if constexpr ((R & umin) != 0) {
+      un0 = hn::Min(un0, hn::Min(a, c));
+      un1 = hn::Min(un1, hn::Min(b, e));
+    }
+  }
+  for (; i + L <= n; i += L) {
+    const auto a = view(hn::LoadU(du, p + i));
+    feed(a, a);
+  }
+  if (i < n) {
+    const auto a = view(hn::LoadU(du, p + n - L));
+    feed(a, a);
+  }
+  summary<T> s{};
+  if constexpr ((R & smax) != 0) s.smax = static_cast<T>(max_lane(di, hn::Max(sx0, sx1)));
+  if constexpr ((R & smin) != 0) s.smin = static_cast<T>(min_lane(di, hn::Min(sn0, sn1)));
+  if constexpr ((R & umax) != 0) s.umax = max_lane(du, hn::Max(ux0, ux1));
+  if constexpr ((R & umin) != 0) s.umin = min_lane(du, hn::Min(un0, un1));
+  return s;
+}
+
+// ---- finding the winner's lane -----------------------------------------------------------
+
+/// Index of the last true lane of a mask with at least one true lane.
+template <class D>
+HWY_INLINE size_t last_true(D d, hn::Mask<D> m) {
+  std::uint8_t bits[(HWY_MAX_BYTES + 7) / 8 + 8] = {};
+  hn::StoreMaskBits(d, m, bits);
+  for (size_t j = hn::Lanes(d); j-- > 0;)
+    if ((bits[j / 8] >> (j % 8)) & 1) return j;
+  return 0;
+}
+
+/// Lowest i < n with match(load at p + i) true; such an i must exist and n >= Lanes(du).
+template <class DU, class Match>
+HWY_INLINE size_t find_first(DU du, const hn::TFromD<DU>* HWY_RESTRICT p, size_t n, const Match& match) {
+  const size_t L = hn::Lanes(du);
+  size_t i = 0;
+  for (; i + L <= n; i += L) {
+    const auto m = match(hn::LoadU(du, p + i));
+    if (!hn::AllFalse(du, m)) return i + hn::FindKnownFirstTrue(du, m);
+  }
+  // The overlapping last vector: its lanes below i did not match, so the first hit is new.
+  return n - L + hn::FindKnownFirstTrue(du, match(hn::LoadU(du, p + n - L)));
+}
+
+/// Highest i < n with match(load at p + i) true; such an i must exist and n >= Lanes(du).
+template <class DU, class Match>
+HWY_INLINE size_t find_last(DU du, const hn::TFromD<DU>* HWY_RESTRICT p, size_t n, const Match& match) {
+  const size_t L = hn::Lanes(du);
+  for (size_t i = n - L;; i = i > L ? i - L : 0) {
+    const auto m = match(hn::LoadU(du, p + i));
+    if (!hn::AllFalse(du, m)) return i + last_true(du, m);
+    if (i == 0) return 0;  // unreachable: some lane matches
+  }
+}
+
+}  // namespace argx::detail::cpu::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // include guard toggle

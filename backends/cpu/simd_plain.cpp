@@ -1,0 +1,84 @@
+// The kernel table without SIMD (argx built with -Dsimd=disabled or without Highway):
+// plain loops over order_key, with the same contracts as the SIMD kernels, so the tbb
+// backend partitions work the same way on every build.
+#include "../common/visit_dtype.hpp"
+#include "simd.hpp"
+
+namespace argx::detail::cpu::simd {
+namespace {
+
+template <dtype D>
+using bits_of = typename dtype_traits<D>::bits_type;
+template <dtype D>
+using key_of = typename dtype_traits<D>::key_type;
+
+/// Best of n >= 1 contiguous elements, positions 0..n-1, stopping early at the top key.
+template <dtype D>
+candidate<key_of<D>> scan(const bits_of<D>* p, std::int64_t n, order_params o, key_of<D> top) {
+  candidate<key_of<D>> best{order_key<D>(p[0], o.keys), 0};
+  for (std::int64_t i = 1; i < n; ++i) {
+    const key_of<D> k = order_key<D>(p[i], o.keys);
+    if (k > best.key || (o.ties_last && k == best.key)) {
+      best = {k, i};
+      if (!o.ties_last && k == top) break;
+    }
+  }
+  return best;
+}
+
+template <dtype D>
+cand contig(const void* data, std::int64_t n, std::int64_t pos0, order_params o) {
+  const auto c = scan<D>(static_cast<const bits_of<D>*>(data), n, o, top_key<D>(o.keys));
+  return cand{c.key, pos0 + c.pos};
+}
+
+template <dtype D>
+void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::int64_t n, order_params o,
+          const sink& out) {
+  const key_of<D> top = top_key<D>(o.keys);
+  const bits_of<D>* row = static_cast<const bits_of<D>*>(data);
+  for (std::int64_t r = 0; r < count; ++r, row += row_stride) {
+    const auto c = scan<D>(row, n, o, top);
+    store<D>(out, out.first + r, cand{c.key, c.pos}, row[c.pos], o.keys);
+  }
+}
+
+template <dtype D>
+void strided(const void* data, std::int64_t lanes, std::int64_t count, std::int64_t row_stride, std::int64_t pos0,
+             order_params o, cand* best, bool merge) {
+  // Row by row (contiguous reads), one running best per lane.
+  const bits_of<D>* base = static_cast<const bits_of<D>*>(data);
+  key_of<D> key[strided_max_lanes];
+  std::int64_t row[strided_max_lanes];
+  for (std::int64_t j = 0; j < lanes; ++j) key[j] = order_key<D>(base[j], o.keys), row[j] = 0;
+  for (std::int64_t k = 1; k < count; ++k) {
+    const bits_of<D>* r = base + k * row_stride;
+    for (std::int64_t j = 0; j < lanes; ++j) {
+      const key_of<D> kk = order_key<D>(r[j], o.keys);
+      if (kk > key[j] || (o.ties_last && kk == key[j])) key[j] = kk, row[j] = k;
+    }
+  }
+  for (std::int64_t j = 0; j < lanes; ++j) {
+    const cand c{key[j], pos0 + row[j]};
+    best[j] = merge ? combine(best[j], c, o.ties_last) : c;
+  }
+}
+
+kernel_table make_table() {
+  kernel_table t{"plain", {}};
+  for (int i = 0; i < dtype_count; ++i)
+    visit_dtype(static_cast<dtype>(i), [&](auto d) {
+      constexpr dtype D = decltype(d)::value;
+      t.by_dtype[i] = dtype_kernels{&contig<D>, &rows<D>, &strided<D>};
+    });
+  return t;
+}
+
+}  // namespace
+
+const kernel_table& kernels() {
+  static const kernel_table t = make_table();
+  return t;
+}
+
+}  // namespace argx::detail::cpu::simd

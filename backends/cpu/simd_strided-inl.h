@@ -1,0 +1,102 @@
+// The SIMD strided reduce, once per instruction set: reduce one dim of stride `row_stride`
+// while the kept innermost dim is contiguous ([.., R, inner] reduced over R).
+//
+// Lanes run along the contiguous dim, so every load is contiguous; each lane keeps its own
+// running best (exact lane-wise key and row number) and rows are visited in order, which
+// makes the tie rule a plain > or >= per lane. Keys of 1- and 2-byte elements are widened
+// to 32 bits (zero extension keeps their order) so that row numbers fit beside them.
+
+#if defined(ARGX_CPU_SIMD_STRIDED_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ARGX_CPU_SIMD_STRIDED_INL_H_
+#undef ARGX_CPU_SIMD_STRIDED_INL_H_
+#else
+#define ARGX_CPU_SIMD_STRIDED_INL_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <hwy/highway.h>
+
+#include "simd.hpp"
+#include "simd_lanes-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace argx::detail::cpu::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+/// Strided reduce (kernel entry point); see dtype_kernels::strided.
+template <dtype D>
+void strided(const void* data, std::int64_t lanes, std::int64_t count, std::int64_t row_stride, std::int64_t pos0,
+             order_params o, cand* best, bool merge) {
+  using T = bits_of<D>;
+  using K = typename dtype_traits<D>::key_type;
+  using W = std::conditional_t<sizeof(T) <= 4, std::uint32_t, std::uint64_t>;  // key and row lanes
+  const hn::ScalableTag<W> dw;
+  const hn::Rebind<T, decltype(dw)> de;  // as many element lanes as key lanes
+  const size_t L = hn::Lanes(dw);
+  const T* base = static_cast<const T*>(data);
+  const size_t n = static_cast<size_t>(lanes);
+
+  auto finish = [&](size_t j, std::int64_t row) {
+    const cand c{order_key<D>(base[row * row_stride + static_cast<std::int64_t>(j)], o.keys), pos0 + row};
+    best[j] = merge ? combine(best[j], c, o.ties_last) : c;
+  };
+
+  if (n < L) {  // too narrow for one vector: plain per-lane bests
+    K key[HWY_MAX_BYTES];
+    std::int64_t row[HWY_MAX_BYTES];
+    for (size_t j = 0; j < n; ++j) key[j] = order_key<D>(base[j], o.keys), row[j] = 0;
+    for (std::int64_t k = 1; k < count; ++k) {
+      const T* r = base + k * row_stride;
+      for (size_t j = 0; j < n; ++j) {
+        const K kk = order_key<D>(r[j], o.keys);
+        if (kk > key[j] || (o.ties_last && kk == key[j])) key[j] = kk, row[j] = k;
+      }
+    }
+    for (size_t j = 0; j < n; ++j) finish(j, row[j]);
+    return;
+  }
+
+  const keyer<D, decltype(de)> key(de, o.keys);
+  auto load_key = [&](const T* q) {
+    const auto k = key(hn::LoadU(de, q));
+    if constexpr (sizeof(T) < sizeof(W)) return hn::PromoteTo(dw, k);
+    else return k;
+  };
+  // One slot per full vector of lanes, plus one for a last vector that overlaps the
+  // previous one (its shared lanes get identical results in both slots).
+  const size_t full = n / L, slots = full + (n % L != 0 ? 1 : 0);
+  auto slot_lane = [&](size_t s) { return s < full ? s * L : n - L; };
+  HWY_ALIGN W bk[strided_max_lanes + HWY_MAX_BYTES];
+  HWY_ALIGN W bp[strided_max_lanes + HWY_MAX_BYTES];
+
+  for (size_t s = 0; s < slots; ++s) {
+    hn::Store(load_key(base + slot_lane(s)), dw, bk + s * L);
+    hn::Store(hn::Zero(dw), dw, bp + s * L);
+  }
+  for (std::int64_t k = 1; k < count; ++k) {
+    const T* r = base + k * row_stride;
+    const auto kv = hn::Set(dw, static_cast<W>(k));
+    for (size_t s = 0; s < slots; ++s) {
+      const auto kk = load_key(r + slot_lane(s));
+      const auto old = hn::Load(dw, bk + s * L);
+      const auto m = hn::Max(old, kk);
+      // ties first: a row wins only with a larger key; ties last: also with an equal one.
+      const auto pos = o.ties_last ? hn::IfThenElse(hn::Eq(m, kk), kv, hn::Load(dw, bp + s * L))
+                                   : hn::IfThenElse(hn::Eq(m, old), hn::Load(dw, bp + s * L), kv);
+      hn::Store(m, dw, bk + s * L);
+      hn::Store(pos, dw, bp + s * L);
+    }
+  }
+  for (size_t j = 0; j < n; ++j) {
+    const size_t at = j < full * L ? j : full * L + (j - (n - L));
+    finish(j, static_cast<std::int64_t>(bp[at]));
+  }
+}
+
+}  // namespace argx::detail::cpu::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // include guard toggle

@@ -1,0 +1,283 @@
+// argx_cpu_selfcheck: randomized differential check of the par and tbb backends against
+// seq (the oracle), bit for bit: indices (int64 and int32) and value bits.
+//
+// Inputs are built to hit what fast kernels get wrong: NaN of both signs and any payload,
+// -0.0 next to +0.0, infinities, subnormals, dense ties, ascending data (every block wins),
+// all-negative and all-non-negative floats, winners and NaN on block, vector and task
+// boundaries, and every shape class (flat, rows, strided, general) with transposed,
+// sliced, reversed and broadcast views. Every 16-bit pattern of f16/bf16 is also reduced.
+//
+//   argx_cpu_selfcheck [trials [seed]]      exit status 0 = all agree, 1 = a mismatch
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <argx/argx.hpp>
+
+namespace {
+
+using bytes = std::vector<unsigned char>;
+
+std::mt19937_64 rng;
+std::uint64_t draw(std::uint64_t n) { return n == 0 ? 0 : rng() % n; }
+bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; }
+
+/// Exponent bits of a float dtype (0 for the others).
+std::uint64_t exponent_mask(argx::dtype t) {
+  switch (t) {
+    case argx::dtype::f16: return 0x7C00;
+    case argx::dtype::bf16: return 0x7F80;
+    case argx::dtype::f32: return 0x7F800000;
+    case argx::dtype::f64: return 0x7FF0000000000000ull;
+    default: return 0;
+  }
+}
+
+/// Element bits that matter for dtype t (raw, width size_of(t)).
+std::vector<std::uint64_t> specials(argx::dtype t) {
+  const int w = static_cast<int>(argx::size_of(t)) * 8;
+  const std::uint64_t all = w == 64 ? ~0ull : (1ull << w) - 1, sign = 1ull << (w - 1);
+  std::vector<std::uint64_t> v = {0, 1, 2, all, sign, sign | 1, all >> 1, (all >> 1) - 1};
+  const std::uint64_t exp = exponent_mask(t);
+  if (exp != 0) {
+    const std::uint64_t quiet = (exp >> 1) & ~exp;  // top mantissa bit
+    for (std::uint64_t s : {std::uint64_t(0), sign}) {
+      v.push_back(s | exp);                // +-inf
+      v.push_back(s | exp | quiet);        // quiet NaN
+      v.push_back(s | exp | 1);            // signalling NaN, payload 1
+      v.push_back(s | exp | (quiet - 1));  // NaN with a long payload
+      v.push_back(s | (exp - 1));          // largest finite
+      v.push_back(s | (exp >> 1));         // about 1.0 and 2.0
+      v.push_back(s | ((exp >> 1) + 1));
+      v.push_back(s | 3);                  // subnormals
+    }
+  }
+  return v;
+}
+
+void put(bytes& buf, std::size_t i, std::uint64_t bits, std::size_t w) { std::memcpy(buf.data() + i * w, &bits, w); }
+
+/// Fills n elements of dtype t with one of several patterns. Float data is mostly free
+/// of NaN (random bits would put a NaN in nearly every block) with NaN put on purpose.
+void fill(bytes& buf, std::size_t n, argx::dtype t) {
+  const std::size_t w = argx::size_of(t);
+  buf.assign(n * w, 0);
+  const auto sp = specials(t);
+  const std::uint64_t exp = exponent_mask(t);
+  const std::uint64_t sign = 1ull << (w * 8 - 1), mask = w == 8 ? ~0ull : (1ull << (w * 8)) - 1;
+  const bool no_nan = chance(0.8);
+  const int pattern = static_cast<int>(draw(8));
+  const std::uint64_t side = chance(0.5) ? sign : 0;  // pattern 6: the sign of the non-zeros
+  std::vector<std::uint64_t> palette;
+  for (int k = 0, m = 1 + static_cast<int>(draw(5)); k < m; ++k)
+    palette.push_back(chance(0.6) ? sp[draw(sp.size())] : rng() & mask);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t b = 0;
+    switch (pattern) {
+      case 0: b = rng(); break;                                      // random bits
+      case 1: b = palette[draw(palette.size())]; break;              // dense ties
+      case 2: b = exp != 0 ? ((i >> 1) + 1) & (sign - 1) : i; break; // ascending, pairs tie
+      case 3: b = rng() | sign; break;                               // all negative
+      case 4: b = rng() & ~sign; break;                              // all non-negative
+      case 5: b = palette[0]; break;                                 // all equal
+      case 6: b = chance(0.5) ? (chance(0.5) ? 0 : sign) : (rng() & ~sign) | side; break;  // +-0 win
+      default: b = (rng() & 0x3F) | (chance(0.5) ? sign : 0); break;  // small values, many ties
+    }
+    b &= mask;
+    if (no_nan && exp != 0 && (b & exp) == exp && (b & ~(exp | sign)) != 0) b ^= exp & ~(exp << 1);  // NaN -> finite
+    put(buf, i, b, w);
+  }
+  // Specials (NaN, zeros, extremes) on block boundaries (16 KiB), task boundaries, anywhere.
+  if (chance(0.5)) {
+    const std::size_t block = 16384 / w;
+    for (int k = 0, m = 1 + static_cast<int>(draw(4)); k < m && n > 0; ++k) {
+      std::size_t at = draw(n);
+      if (chance(0.6)) at = std::min(n - 1, (1 + draw(n / block + 1)) * block - draw(2));
+      put(buf, at, sp[draw(sp.size())], w);
+    }
+  }
+}
+
+struct trial {
+  argx::dtype type;
+  argx::shape extents, strides;  // the view
+  std::int64_t offset;           // of element (0,..,0) in the buffer, in elements
+  argx::spec s;
+  argx::op o;
+};
+
+std::string describe(const trial& t) {
+  std::string d = std::string(argx::name(t.type)) + " extents=(";
+  for (auto e : t.extents) d += std::to_string(e) + ",";
+  d += ") strides=(";
+  for (auto e : t.strides) d += std::to_string(e) + ",";
+  d += ") dims=(";
+  for (auto e : t.s.dims) d += std::to_string(e) + ",";
+  d += std::string(") ") + (t.o == argx::op::argmin ? "argmin" : "argmax") +
+       (t.s.nan == argx::nan_policy::ignore ? " nan=ignore" : "") + (t.s.ties == argx::tie_break::last ? " ties=last" : "") +
+       (t.s.abs ? " abs" : "") + (t.s.keepdim ? " keepdim" : "") + (t.s.index == argx::index_type::int32 ? " int32" : "");
+  return d;
+}
+
+int failures = 0;
+
+/// Runs t on seq, par and tbb (both output forms) and compares every bit.
+void check(const trial& t, const bytes& buf, const char* label) {
+  const argx::tensor_view x =
+      argx::make_view(buf.data() + t.offset * argx::size_of(t.type), t.type, t.extents, t.strides);
+  const argx::result want = argx::reduce(argx::seq, t.o, x, t.s);
+  for (argx::backend b : {argx::backend::par, argx::backend::tbb}) {
+    if (!argx::available(b)) continue;
+    const argx::policy pol{b};
+    const argx::result got = argx::reduce(pol, t.o, x, t.s);
+    bool same = got.indices == want.indices && got.values == want.values;
+    if (same && t.s.index == argx::index_type::int32) {  // the caller-buffer form with int32 indices
+      std::vector<std::int32_t> idx(want.size(), -7);
+      bytes vals(want.values.size(), 0xAB);
+      const argx::output_view vals_out = argx::make_output(static_cast<void*>(vals.data()), t.type, want.extents);
+      argx::reduce(pol, t.o, x, argx::make_output(idx.data(), want.extents), &vals_out, t.s);
+      for (std::size_t i = 0; i < idx.size(); ++i) same = same && idx[i] == want.indices[i];
+      same = same && vals == want.values;
+    }
+    if (!same) {
+      ++failures;
+      std::size_t i = 0;
+      while (i < want.size() && got.indices[i] == want.indices[i]) ++i;
+      std::printf("MISMATCH [%s] %s vs seq: %s", label, std::string(argx::name(b)).c_str(), describe(t).c_str());
+      if (i < want.size())
+        std::printf(" output %zu: got %lld want %lld", i, static_cast<long long>(got.indices[i]),
+                    static_cast<long long>(want.indices[i]));
+      std::printf("\n");
+    }
+  }
+}
+
+void random_spec(trial& t) {
+  t.o = chance(0.5) ? argx::op::argmax : argx::op::argmin;
+  t.s.nan = chance(0.5) ? argx::nan_policy::propagate : argx::nan_policy::ignore;
+  t.s.ties = chance(0.5) ? argx::tie_break::first : argx::tie_break::last;
+  t.s.abs = chance(0.3);
+  t.s.keepdim = chance(0.2);
+  t.s.index = chance(0.2) ? argx::index_type::int32 : argx::index_type::int64;
+}
+
+/// A size that often sits on a block or vector boundary.
+std::int64_t some_size(std::int64_t esize, std::int64_t cap) {
+  const std::int64_t block = 16384 / esize;
+  std::int64_t n;
+  switch (draw(4)) {
+    case 0: n = 1 + static_cast<std::int64_t>(draw(80)); break;
+    case 1: n = block * (1 + static_cast<std::int64_t>(draw(3))) + static_cast<std::int64_t>(draw(7)) - 3; break;
+    case 2: n = 1 + static_cast<std::int64_t>(draw(static_cast<std::uint64_t>(cap))); break;
+    default: n = 1 + static_cast<std::int64_t>(draw(3000)); break;
+  }
+  return std::clamp<std::int64_t>(n, 1, cap);
+}
+
+/// One random reduction of a random shape class.
+void random_trial(int number) {
+  trial t;
+  t.type = static_cast<argx::dtype>(draw(argx::dtype_count));
+  random_spec(t);
+  const std::int64_t es = static_cast<std::int64_t>(argx::size_of(t.type));
+  const std::int64_t cap = (std::int64_t(1) << 20) / es;  // about 1 MiB of input at most
+  argx::shape storage;
+  switch (draw(4)) {
+    case 0: storage = {some_size(es, cap)}; break;  // flat
+    case 1: {                                       // rows
+      const std::int64_t r = some_size(es, 5000);
+      storage = {std::max<std::int64_t>(1, cap / r / (1 + static_cast<std::int64_t>(draw(8)))), r};
+      break;
+    }
+    case 2: {  // strided: [outer, R, inner]
+      const std::int64_t inner = chance(0.5) ? 1 + static_cast<std::int64_t>(draw(40)) : 1000 + static_cast<std::int64_t>(draw(100));
+      const std::int64_t r = 1 + static_cast<std::int64_t>(draw(static_cast<std::uint64_t>(std::max<std::int64_t>(1, cap / inner))));
+      storage = {1 + static_cast<std::int64_t>(draw(3)), r, inner};
+      break;
+    }
+    default: {  // general: rank 1..4
+      const int rank = 1 + static_cast<int>(draw(4));
+      for (int d = 0; d < rank; ++d) storage.push_back(1 + static_cast<std::int64_t>(draw(rank == 1 ? 5000 : 24)));
+      break;
+    }
+  }
+  std::int64_t count = 1;
+  for (auto e : storage) count *= e;
+  bytes buf;
+  fill(buf, static_cast<std::size_t>(count), t.type);
+  argx::tensor_view v = argx::make_view(static_cast<const void*>(buf.data()), t.type, storage, argx::contiguous_strides(storage));
+  // View transforms: transpose, slice, flip, broadcast.
+  const int rank = v.rank();
+  if (rank > 1 && chance(0.25)) v = v.transposed(static_cast<int>(draw(rank)), static_cast<int>(draw(rank)));
+  if (chance(0.2)) {
+    const int d = static_cast<int>(draw(rank));
+    const std::int64_t n = v.extents[d], b = static_cast<std::int64_t>(draw(static_cast<std::uint64_t>(n)));
+    v = v.sliced(d, b, n, 1 + static_cast<std::int64_t>(draw(3)));
+  }
+  if (chance(0.2)) v = v.flipped(static_cast<int>(draw(rank)));
+  if (chance(0.1) && v.rank() < argx::max_rank) {  // a broadcast dim (stride 0)
+    v.extents.push_back(1 + static_cast<std::int64_t>(draw(4)));
+    v.strides.push_back(0);
+  }
+  t.extents = v.extents;
+  t.strides = v.strides;
+  t.offset = (static_cast<const unsigned char*>(v.data) - buf.data()) / es;
+  // dims: a single dim most often, sometimes all, sometimes a subset.
+  const int r2 = v.rank();
+  const auto roll = draw(10);
+  if (roll < 5) {
+    t.s.dims = {static_cast<int>(draw(r2)) - (chance(0.2) ? r2 : 0)};
+  } else if (roll < 8) {
+    for (int d = 0; d < r2; ++d)
+      if (chance(0.5)) t.s.dims.push_back(d);
+  }
+  check(t, buf, ("random #" + std::to_string(number)).c_str());
+}
+
+/// Every bit pattern of a 16-bit float (or 8-bit type), shuffled, under every spec.
+void every_pattern(argx::dtype type) {
+  const std::size_t w = argx::size_of(type), n = std::size_t(1) << (8 * w);
+  std::vector<std::uint64_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  bytes buf(n * w * 3);
+  for (std::size_t i = 0; i < 3 * n; ++i) put(buf, i, order[i % n], w);
+  for (int m = 0; m < 32; ++m) {
+    trial t;
+    t.type = type;
+    t.o = (m & 1) ? argx::op::argmin : argx::op::argmax;
+    t.s.nan = (m & 2) ? argx::nan_policy::ignore : argx::nan_policy::propagate;
+    t.s.ties = (m & 4) ? argx::tie_break::last : argx::tie_break::first;
+    t.s.abs = (m & 8) != 0;
+    t.offset = 0;
+    if (m & 16) {  // as rows of 1000
+      t.extents = {static_cast<std::int64_t>(3 * n / 1000), 1000};
+      t.strides = {1000, 1};
+      t.s.dims = {1};
+    } else {
+      t.extents = {static_cast<std::int64_t>(3 * n)};
+      t.strides = {1};
+    }
+    check(t, buf, ("every pattern of " + std::string(argx::name(type))).c_str());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int trials = argc > 1 ? std::atoi(argv[1]) : 1500;
+  const unsigned long long seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 20240611ull;
+  rng.seed(seed);
+  for (argx::dtype t : {argx::dtype::f16, argx::dtype::bf16, argx::dtype::i8, argx::dtype::u8, argx::dtype::boolean})
+    every_pattern(t);
+  for (int i = 0; i < trials; ++i) random_trial(i);
+  std::printf("argx_cpu_selfcheck: %d random trials (seed %llu) + every 8/16-bit pattern: %s\n", trials, seed,
+              failures == 0 ? "par and tbb agree with seq" : "MISMATCHES");
+  return failures == 0 ? 0 : 1;
+}
