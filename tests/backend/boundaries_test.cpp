@@ -37,7 +37,7 @@ TEST_CASE("boundaries: equal maxima on both sides of a split point (flat)") {
   const std::int64_t n = (1 << 17) + 5;
   for (dtype t : sample_dtypes) {
     for (std::int64_t b : boundaries) {
-      INFO(argx::name(t), " boundary ", b);
+      INFO(name_of(t), " boundary ", b);
       // Background low, two highs straddling the boundary: argmax ties.
       host_tensor x = make_filled(t, low(t), {n});
       set_flat(x, b - 1, high(t));
@@ -64,7 +64,7 @@ TEST_CASE("boundaries: NaN on both sides of a split point") {
   const std::int64_t n = (1 << 17) + 5;
   for (dtype t : float_dtypes()) {
     for (std::int64_t b : boundaries) {
-      INFO(argx::name(t), " boundary ", b);
+      INFO(name_of(t), " boundary ", b);
       host_tensor x = make_filled(t, encode(t, 2), {n});
       set_flat(x, b, nan_bits(t, true, 3));
       set_flat(x, b - 1, nan_bits(t, false, 1));
@@ -85,7 +85,7 @@ TEST_CASE("boundaries: NaN on both sides of a split point") {
 
 TEST_CASE("boundaries: ties across split points in rows, columns and multi-dim slices") {
   for (dtype t : {dtype::f32, dtype::bf16, dtype::i8, dtype::u64}) {
-    INFO(argx::name(t));
+    INFO(name_of(t));
     // Rows: 3 long rows, each with its tie straddling a different boundary.
     const std::int64_t r_len = (1 << 16) + 3;
     host_tensor rows = make_filled(t, low(t), {3, r_len});

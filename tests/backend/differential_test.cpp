@@ -31,8 +31,11 @@ std::string first_difference(const outcome& want, const outcome& got, dtype t) {
 
 // One case: the same answer (or the same error) as seq, and the reference's answer.
 void check_case(const host_tensor& x, argx::op o, const argx::spec& s, const run_options& opt, const std::string& label) {
-  INFO(label, ": ", describe(x), "; ", describe(o, s), opt.values ? "" : "; no values",
-       opt.result_form ? "; result form" : "", opt.memory == placement::host ? "; host memory" : "");
+  std::string how = label + ": " + describe(x) + "; " + describe(o, s);
+  if (!opt.values) how += "; no values";
+  if (opt.result_form) how += "; result form";
+  if (opt.memory == placement::host) how += "; host memory";
+  INFO(how);
   const bool against_seq = backend_under_test() != argx::backend::seq;
   outcome want, got;
   std::string want_error = "no error";

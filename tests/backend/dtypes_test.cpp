@@ -40,7 +40,7 @@ bool is_signed(dtype t) { return t == dtype::i8 || t == dtype::i16 || t == dtype
 TEST_CASE("dtypes: integers compare as their values") {
   for (dtype t : integer_dtypes()) {
     if (t == dtype::boolean) continue;
-    INFO(argx::name(t));
+    INFO(name_of(t));
     const std::uint64_t lo = int_min_bits(t), hi = int_max_bits(t);
     const host_tensor x = make_tensor_bits(t, {encode(t, 1), lo, hi, encode(t, 0), hi, lo});
     CHECK(max_index(x) == 2);
@@ -87,7 +87,7 @@ TEST_CASE("dtypes: wide integers are compared exactly, not through floating poin
 
 TEST_CASE("dtypes: abs on signed integers, including the most negative value") {
   for (dtype t : integer_dtypes()) {
-    INFO(argx::name(t));
+    INFO(name_of(t));
     if (!is_signed(t)) {  // abs is the identity for unsigned and bool
       const host_tensor u = make_tensor(t, {0, 1, 1, 0});
       CHECK(max_index(u, abs_) == 1);
@@ -117,7 +117,7 @@ TEST_CASE("dtypes: abs on signed integers, including the most negative value") {
 
 TEST_CASE("dtypes: abs on floats") {
   for (dtype t : float_dtypes()) {
-    INFO(argx::name(t));
+    INFO(name_of(t));
     const host_tensor z = make_tensor_bits(t, {zero_bits(t, true), zero_bits(t, false)});
     outcome r = argmax(z, abs_);
     CHECK(r.indices[0] == 0);
@@ -171,7 +171,7 @@ TEST_CASE("dtypes: half and bfloat16 compare exactly from their bits") {
   CHECK(min_index(make_tensor(b, {std::ldexp(1.0, -120), std::ldexp(1.0078125, -120)})) == 0);
   // Subnormals are values: the smallest beats zero, and neighbours differ.
   for (dtype t : float_dtypes()) {
-    INFO(argx::name(t));
+    INFO(name_of(t));
     CHECK(max_index(make_tensor_bits(t, {zero_bits(t), min_subnormal_bits(t)})) == 1);
     CHECK(min_index(make_tensor_bits(t, {zero_bits(t, true), min_subnormal_bits(t, true)})) == 1);
     CHECK(max_index(make_tensor_bits(t, {min_subnormal_bits(t) + 1, min_subnormal_bits(t)})) == 0);
@@ -185,7 +185,7 @@ TEST_CASE("dtypes: half and bfloat16 compare exactly from their bits") {
 
 TEST_CASE("dtypes: values come back bit for bit") {
   for (dtype t : float_dtypes()) {
-    INFO(argx::name(t));
+    INFO(name_of(t));
     // Signalling NaNs must not be quieted and payloads must survive.
     const std::uint64_t snan = nan_bits(t, false, 1, false), qnan_neg = nan_bits(t, true, 3);
     const host_tensor x = make_tensor_bits(t, {encode(t, 2), snan, qnan_neg, min_subnormal_bits(t, true)});
@@ -207,7 +207,7 @@ TEST_CASE("dtypes: values come back bit for bit") {
     CHECK(hex_bits(t, r.value_bits[0]) == hex_bits(t, snan));
   }
   for (dtype t : integer_dtypes()) {
-    INFO(argx::name(t));
+    INFO(name_of(t));
     const host_tensor x = make_tensor_bits(t, {int_max_bits(t), int_min_bits(t)});
     CHECK(argmax(x).value_bits[0] == int_max_bits(t));
     CHECK(argmin(x).value_bits[0] == int_min_bits(t));

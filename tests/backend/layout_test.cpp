@@ -65,7 +65,7 @@ idx min_of(const host_tensor& x, argx::spec s, argx::shape* extents = nullptr) {
 
 TEST_CASE("layout: each single dim, non-last dims, negative dims") {
   for (dtype t : {dtype::f32, dtype::bf16, dtype::i16, dtype::u64}) {
-    INFO(argx::name(t));
+    INFO(name_of(t));
     const host_tensor x = make_tensor(t, x_values, {2, 3, 4});
     argx::shape e;
     CHECK(max_of(x, dims_spec({2}), &e) == idx{1, 2, 0, 2, 1, 0});
@@ -120,7 +120,7 @@ TEST_CASE("layout: keepdim shapes") {
 
 TEST_CASE("layout: transposed, sliced, reversed and broadcast views") {
   for (dtype t : {dtype::f16, dtype::f32, dtype::i8, dtype::u32}) {
-    INFO(argx::name(t));
+    INFO(name_of(t));
     const host_tensor x = make_tensor(t, x_values, {2, 3, 4});
     // y[k][j][i] = x[i][j][k]: reducing y's dim 0 is reducing x's dim 2, outputs transposed.
     const host_tensor y = x.transposed(0, 2);
@@ -159,7 +159,7 @@ TEST_CASE("layout: transposed, sliced, reversed and broadcast views") {
 
 TEST_CASE("layout: rank 0") {
   for (dtype t : all_dtypes()) {
-    INFO(argx::name(t));
+    INFO(name_of(t));
     const host_tensor x = make_tensor(t, {1}, argx::shape{});
     argx::shape e;
     CHECK(max_of(x, {}, &e) == idx{0});

@@ -62,7 +62,7 @@ TEST_CASE("vectors: NaN and infinities (DESIGN.md §6)") {
   };
   for (dtype t : float_dtypes()) {
     for (const auto& c : cases) {
-      INFO(argx::name(t), " ", show(c.values));
+      INFO(name_of(t), " ", show(c.values));
       const host_tensor x = make_tensor(t, c.values);
       CHECK(argmax(x, propagate).indices.at(0) == c.max_propagate);
       CHECK(argmin(x, propagate).indices.at(0) == c.min_propagate);
@@ -74,7 +74,7 @@ TEST_CASE("vectors: NaN and infinities (DESIGN.md §6)") {
 
 TEST_CASE("vectors: all-NaN slices") {
   for (dtype t : float_dtypes()) {
-    INFO(argx::name(t));
+    INFO(name_of(t));
     // Four different NaNs so the returned bits show which one won.
     const std::vector<std::uint64_t> nans = {nan_bits(t, false, 1), nan_bits(t, true, 2), nan_bits(t, false, 3, false),
                                              nan_bits(t, true, 4, false)};
@@ -107,7 +107,7 @@ TEST_CASE("vectors: all-NaN slices") {
 
 TEST_CASE("vectors: -0.0 and +0.0 are equal") {
   for (dtype t : float_dtypes()) {
-    INFO(argx::name(t));
+    INFO(name_of(t));
     const std::uint64_t neg = zero_bits(t, true), pos = zero_bits(t, false);
     for (const auto& bits : {std::vector<std::uint64_t>{neg, pos}, std::vector<std::uint64_t>{pos, neg}}) {
       const host_tensor x = make_tensor_bits(t, bits);
@@ -133,7 +133,7 @@ TEST_CASE("vectors: all-equal rows of length 1, 31, 32, 33, 1023, 4097") {
   for (dtype t : all_dtypes()) {
     const double v = t == dtype::boolean ? 1 : 7;
     for (std::int64_t n : {1, 31, 32, 33, 1023, 4097}) {
-      INFO(argx::name(t), " n=", n);
+      INFO(name_of(t), " n=", n);
       const host_tensor row = make_filled(t, encode(t, v), {n});
       CHECK(argmax(row).indices[0] == 0);
       CHECK(argmin(row).indices[0] == 0);
@@ -156,7 +156,7 @@ TEST_CASE("vectors: all-equal rows of length 1, 31, 32, 33, 1023, 4097") {
 
 TEST_CASE("vectors: a slice of one element gives index 0") {
   for (dtype t : all_dtypes()) {
-    INFO(argx::name(t));
+    INFO(name_of(t));
     const host_tensor x = make_tensor(t, {1, 0, 1, 0, 1, 1}, {3, 1, 2});
     argx::spec s;
     s.dims = {1};

@@ -48,6 +48,9 @@ host_tensor make_filled(argx::dtype t, std::uint64_t bits, argx::shape extents);
 /// Sets element `flat` (row-major position in a contiguous tensor) to `bits`.
 void set_flat(host_tensor& x, std::int64_t flat, std::uint64_t bits);
 
+/// The dtype's name as a std::string (doctest prints std::string, not std::string_view).
+inline std::string name_of(argx::dtype t) { return std::string(argx::name(t)); }
+
 /// Number of elements of a shape.
 std::int64_t element_count(const argx::shape& extents);
 /// "(2,3,4)".
