@@ -1,0 +1,61 @@
+// argx: the command-line tool. `argx <command> [options]`; `argx <command> --help`.
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include <argx/error.hpp>
+
+#include "commands.hpp"
+#include "options.hpp"
+
+namespace {
+
+constexpr const char* usage_text =
+    "usage: argx <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  info     version, backends built and usable here, GPUs\n"
+    "  reduce   argmax/argmin of a .npy file into a .npy file\n"
+    "  demo     a built-in tensor with ties and NaN on every usable backend\n"
+    "  diff     one reduction on every backend, compared bit for bit\n"
+    "  fuzz     random differential cases across backends\n"
+    "\n"
+    "`argx <command> --help` lists a command's options.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace argx::cli;
+  if (argc < 2) {
+    std::fputs(usage_text, stderr);
+    return 2;
+  }
+  const std::string command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::fputs(usage_text, stdout);
+    return 0;
+  }
+  const args rest(argv + 2, argv + argc);
+  try {
+    if (command == "info") return info_command(rest);
+    if (command == "reduce") return reduce_command(rest);
+    if (command == "demo") return demo_command(rest);
+    if (command == "diff") return diff_command(rest);
+    if (command == "fuzz") return fuzz_command(rest);
+    std::fprintf(stderr, "argx: unknown command '%s' (info, reduce, demo, diff, fuzz)\n", command.c_str());
+    return 2;
+  } catch (const usage_error& e) {
+    std::fprintf(stderr, "argx %s: %s (see argx %s --help)\n", command.c_str(), e.what(), command.c_str());
+    return 2;
+  } catch (const argx::error& e) {
+    std::fprintf(stderr, "%s [%s]\n", e.what(), argx::to_string(e.code()));
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "argx %s: out of memory\n", command.c_str());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "argx %s: %s\n", command.c_str(), e.what());
+    return 1;
+  }
+}
