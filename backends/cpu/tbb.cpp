@@ -12,6 +12,8 @@
 #include <oneapi/tbb/parallel_reduce.h>
 #include <oneapi/tbb/task_arena.h>
 
+#include <argx/devices.hpp>
+
 #include "../common/visit_dtype.hpp"
 #include "simd.hpp"
 #include "slice.hpp"
@@ -236,3 +238,5 @@ void run_tbb(const plan& p, const outputs& out) {
 }
 
 }  // namespace argx::detail
+
+const char* argx::cpu_simd_target() noexcept { return argx::detail::cpu::simd::kernels().target; }

@@ -1,4 +1,5 @@
 // Built instead of tbb.cpp when oneTBB is absent: the tbb backend reports itself missing.
+#include <argx/devices.hpp>
 #include <argx/error.hpp>
 
 #include "../common/backend.hpp"
@@ -12,3 +13,5 @@ void run_tbb(const plan&, const outputs&) {
 }
 
 }  // namespace argx::detail
+
+const char* argx::cpu_simd_target() noexcept { return ""; }

@@ -22,4 +22,8 @@ std::vector<gpu_info> gpus();
 /// True when argx was compiled with the CUDA backend (whether or not a GPU is present).
 bool built_with_cuda() noexcept;
 
+/// The instruction set the tbb backend's SIMD kernels use on this CPU ("AVX2", "AVX3",
+/// "NEON", ...); "plain" when argx was built without SIMD kernels; "" without oneTBB.
+const char* cpu_simd_target() noexcept;
+
 }  // namespace argx

@@ -1,0 +1,16 @@
+// The read-bandwidth ceiling the benchmark compares against: a vectorised sum of a
+// buffer's bytes (as 64-bit integers), the least work any kernel that reads them can do.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace argx_bench {
+
+/// Sum of the n bytes at p read as little-endian 64-bit words (and a byte tail), on the
+/// calling thread, with the widest vectors this CPU has.
+std::uint64_t read_sum(const void* p, std::size_t n);
+/// Name of the instruction set read_sum uses.
+const char* read_target();
+
+}  // namespace argx_bench
