@@ -135,9 +135,10 @@ outcome reduce_on(argx::backend b, argx::op o, const host_tensor& x, const argx:
   return r;
 }
 
-void check_against_reference(argx::op o, const host_tensor& x, const argx::spec& s, const outcome& got) {
+void check_against_reference(argx::op o, const host_tensor& x, const argx::spec& s, const outcome& got,
+                             const std::string& who) {
   const reference_answer want = reference_reduce(o, x, s);
-  INFO("backend ", std::string(argx::name(backend_under_test())), ": ", describe(x), "; ", describe(o, s));
+  INFO("backend ", who, ": ", describe(x), "; ", describe(o, s));
   REQUIRE(to_string(got.extents) == to_string(want.extents));
   REQUIRE(got.indices.size() == want.indices.size());
   std::string mismatch;  // the first difference only: one message per case is enough
@@ -150,12 +151,6 @@ void check_against_reference(argx::op o, const host_tensor& x, const argx::spec&
                  " but the reference says " + hex_bits(x.type(), want.value_bits[i]);
   }
   CHECK_MESSAGE(mismatch.empty(), mismatch);
-}
-
-outcome run(argx::op o, const host_tensor& x, const argx::spec& s, run_options opt) {
-  outcome r = reduce_on(backend_under_test(), o, x, s, opt);
-  check_against_reference(o, x, s, r);
-  return r;
 }
 
 }  // namespace argx_test

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <argx/argx.hpp>
@@ -51,16 +52,22 @@ struct outcome {
 /// input-unchanged checks. argx::error propagates unchanged.
 outcome reduce_on(argx::backend b, argx::op o, const host_tensor& x, const argx::spec& s = {}, run_options opt = {});
 
+/// doctest checks that `got` is the reference oracle's answer, bit for bit. `who` names
+/// the backend in failure messages.
+void check_against_reference(argx::op o, const host_tensor& x, const argx::spec& s, const outcome& got,
+                             const std::string& who);
+
 /// reduce_on(backend_under_test(), ...) followed by a check against the reference oracle.
-outcome run(argx::op o, const host_tensor& x, const argx::spec& s = {}, run_options opt = {});
+inline outcome run(argx::op o, const host_tensor& x, const argx::spec& s = {}, run_options opt = {}) {
+  outcome r = reduce_on(backend_under_test(), o, x, s, opt);
+  check_against_reference(o, x, s, r, std::string(argx::name(backend_under_test())));
+  return r;
+}
 inline outcome argmax(const host_tensor& x, const argx::spec& s = {}, run_options opt = {}) {
   return run(argx::op::argmax, x, s, opt);
 }
 inline outcome argmin(const host_tensor& x, const argx::spec& s = {}, run_options opt = {}) {
   return run(argx::op::argmin, x, s, opt);
 }
-
-/// doctest checks that `got` is the reference oracle's answer, bit for bit.
-void check_against_reference(argx::op o, const host_tensor& x, const argx::spec& s, const outcome& got);
 
 }  // namespace argx_test
