@@ -9,19 +9,25 @@
 namespace argx::detail::gpu {
 
 /// Loads in flight per thread in the contiguous and strided loops.
-inline constexpr int contiguous_unroll = 4;
+/// (the contiguous loop is software-pipelined: twice this many are in flight)
+template <dtype D>
+inline constexpr int contiguous_unroll = vec_elems<D> >= 8 ? 2 : 4;
 inline constexpr int team_unroll = 2;
 template <dtype D>
 inline constexpr int strided_unroll = vec_elems<D> >= 16 ? 2 : 4;
-/// The strided kernel keeps 16/sizeof(T) columns per thread in registers: at most this many threads.
+/// Most threads per block each kernel family is compiled for (its register budget follows).
+inline constexpr int team_max_threads = 256;
+inline constexpr int block_max_threads = 512;
 inline constexpr int strided_max_threads = 256;
 
 /// team: aligned groups of 2^team_log2 lanes; each group reduces one slice at a time
-/// (slices of fewer than 2^31 positions) and its first lane stores the winner.
-template <dtype D, bool General>
-__global__ void __launch_bounds__(1024) team_kernel(const plan p, const device_outputs out, const int team_log2) {
+/// (slices of fewer than 2^31 positions) and its first lane stores the winner. Rows made
+/// of whole aligned 16-byte vectors, at most two per lane, go two rows per group at a time.
+template <dtype D, bool General, bool Plain>
+__global__ void __launch_bounds__(team_max_threads) team_kernel(const plan p, const device_outputs out, const int team_log2) {
   using K = key_t<D>;
   using B = bits_t<D>;
+  constexpr int V = vec_elems<D>;
   const int team = 1 << team_log2;
   const int lane = threadIdx.x & 31, rank = lane & (team - 1);
   const std::int64_t teams_per_warp = 32 >> team_log2;
@@ -29,7 +35,36 @@ __global__ void __launch_bounds__(1024) team_kernel(const plan p, const device_o
   const std::int64_t warps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
   const int reduce = static_cast<int>(p.reduce_size);
   const B* base = static_cast<const B*>(p.data);
-  // The loop bound is the same for the whole warp, so every lane reaches the shuffles.
+  // Every loop bound below is the same for the whole warp, so every lane reaches the shuffles.
+  if constexpr (!General) {
+    const int nvr = reduce / V;
+    const std::int64_t stride = p.kept_extents.size() == 1 ? p.kept_strides[0] : 0;
+    if (p.kept_extents.size() == 1 && reduce % V == 0 && stride % V == 0 &&
+        reinterpret_cast<std::uintptr_t>(base) % 16 == 0 && nvr <= 2 * team) {
+      for (std::int64_t first = 2 * warp * teams_per_warp; first < p.outputs; first += 2 * warps * teams_per_warp) {
+        const std::int64_t oa = first + (lane >> team_log2), ob = oa + teams_per_warp;
+        const bool ha = oa < p.outputs, hb = ob < p.outputs;
+        const B* ra = base + (ha ? oa * stride : 0);
+        const B* rb = base + (hb ? ob * stride : 0);
+        auto a = ascending_best<K, int>::seeded(reduce, p.ties_last);
+        auto b = a;
+        scan_short_pair<D, Plain>(ra, rb, ha, hb, nvr, rank, team, p.keys, p.ties_last, a, b);
+        for (int step = team / 2; step > 0; step /= 2) {  // both rows' folds interleaved
+          const K ka = __shfl_xor_sync(device::full_warp, a.key, step);
+          const int pa = __shfl_xor_sync(device::full_warp, a.pos, step);
+          const K kb = __shfl_xor_sync(device::full_warp, b.key, step);
+          const int pb = __shfl_xor_sync(device::full_warp, b.pos, step);
+          a.merge(ka, pa, p.ties_last);
+          b.merge(kb, pb, p.ties_last);
+        }
+        if (rank == 0) {
+          if (ha) store_winner<D>(p, out, oa, ra + a.pos, candidate<K>{a.key, a.pos});
+          if (hb) store_winner<D>(p, out, ob, rb + b.pos, candidate<K>{b.key, b.pos});
+        }
+      }
+      return;
+    }
+  }
   for (std::int64_t first = warp * teams_per_warp; first < p.outputs; first += warps * teams_per_warp) {
     const std::int64_t o = first + (lane >> team_log2);
     auto best = ascending_best<K, int>::seeded(reduce, p.ties_last);
@@ -39,7 +74,7 @@ __global__ void __launch_bounds__(1024) team_kernel(const plan p, const device_o
       if constexpr (General)
         scan_general<D, int>(p, slice, 0, reduce, rank, team, best);
       else
-        scan_contiguous<D, team_unroll, int>(slice, 0, reduce, rank, team, p.keys, p.ties_last, best);
+        scan_contiguous<D, team_unroll, Plain, int>(slice, 0, reduce, rank, team, p.keys, p.ties_last, best);
     }
     device::warp_reduce_groups(best.key, best.pos, team, p.ties_last);
     if (o < p.outputs && rank == 0)
@@ -50,8 +85,8 @@ __global__ void __launch_bounds__(1024) team_kernel(const plan p, const device_o
 /// block: one block per (slice, split). With one split the block stores the winner; with
 /// several, each block leaves a partial and the last of a slice's blocks to finish combines
 /// them, so a whole reduction takes one launch.
-template <dtype D, bool General>
-__global__ void __launch_bounds__(1024) block_kernel(const plan p, const device_outputs out, const workspace_ptrs ws,
+template <dtype D, bool General, bool Plain>
+__global__ void __launch_bounds__(block_max_threads) block_kernel(const plan p, const device_outputs out, const workspace_ptrs ws,
                                                      const std::int64_t splits, const std::int64_t chunk) {
   using K = key_t<D>;
   using B = bits_t<D>;
@@ -68,8 +103,8 @@ __global__ void __launch_bounds__(1024) block_kernel(const plan p, const device_
     if constexpr (General)
       scan_general<D, std::int64_t>(p, slice, begin, end, threadIdx.x, blockDim.x, best);
     else
-      scan_contiguous<D, contiguous_unroll, std::int64_t>(slice, begin, end, threadIdx.x, blockDim.x, p.keys,
-                                                          p.ties_last, best);
+      scan_contiguous<D, contiguous_unroll<D>, Plain, std::int64_t>(slice, begin, end, threadIdx.x, blockDim.x, p.keys,
+                                                                 p.ties_last, best);
     candidate<K> c = device::block_argmax<K, std::int64_t>(tmp).reduce(candidate<K>{best.key, best.pos}, p.ties_last);
     if (splits == 1) {
       if (threadIdx.x == 0) store_winner<D>(p, out, o, slice + position_offset<General>(p, c.pos), c);
@@ -89,7 +124,7 @@ __global__ void __launch_bounds__(1024) block_kernel(const plan p, const device_
 /// positions relative to r0; a lane with no row gets keys 0 at a position that loses every
 /// tie (lane 0 of a column always has row r0, so that never decides an answer).
 /// `col` points at row 0 of the first column; rows are `rs` elements apart.
-template <dtype D, int Unroll>
+template <dtype D, int Unroll, bool Plain>
 __device__ __forceinline__ void scan_columns(const bits_t<D>* col, std::int64_t rs, std::int64_t r0, std::int64_t first,
                                              std::int64_t step, std::int64_t r1, int ncols, bool vector_ok,
                                              key_params kp, bool ties_last,
@@ -111,7 +146,7 @@ __device__ __forceinline__ void scan_columns(const bits_t<D>* col, std::int64_t 
   }
   const vec<D> x0 = load_row(first);  // accumulators start from a real element
 #pragma unroll
-  for (int j = 0; j < V; ++j) best[j] = {order_key<D>(x0.e[j], kp), static_cast<unsigned>(first - r0)};
+  for (int j = 0; j < V; ++j) best[j] = {order_key<D>(x0.e[j], loop_keys<Plain>(kp)), static_cast<unsigned>(first - r0)};
   std::int64_t r = first + step;
   for (; r + (Unroll - 1) * step < r1; r += Unroll * step) {
     vec<D> x[Unroll];
@@ -121,12 +156,14 @@ __device__ __forceinline__ void scan_columns(const bits_t<D>* col, std::int64_t 
     for (int u = 0; u < Unroll; ++u)
 #pragma unroll
       for (int j = 0; j < V; ++j)
-        best[j].take(order_key<D>(x[u].e[j], kp), static_cast<unsigned>(r + u * step - r0), ties_last);
+        best[j].take(order_key<D>(x[u].e[j], loop_keys<Plain>(kp)), static_cast<unsigned>(r + u * step - r0),
+                     ties_last);
   }
   for (; r < r1; r += step) {
     const vec<D> x = load_row(r);
 #pragma unroll
-    for (int j = 0; j < V; ++j) best[j].take(order_key<D>(x.e[j], kp), static_cast<unsigned>(r - r0), ties_last);
+    for (int j = 0; j < V; ++j)
+      best[j].take(order_key<D>(x.e[j], loop_keys<Plain>(kp)), static_cast<unsigned>(r - r0), ties_last);
   }
 }
 
@@ -135,7 +172,7 @@ __device__ __forceinline__ void scan_columns(const bits_t<D>* col, std::int64_t 
 /// lane, the warp's other lanes taking every (32 >> col_log2)-th row of the split. Lanes
 /// fold their rows with shuffles; with several splits, the last warp of a tile to finish
 /// combines the splits' partials.
-template <dtype D>
+template <dtype D, bool Plain>
 __global__ void __launch_bounds__(strided_max_threads) strided_kernel(const plan p, const device_outputs out,
                                                                       const workspace_ptrs ws, const std::int64_t splits,
                                                                       const std::int64_t chunk, const int col_log2,
@@ -165,7 +202,7 @@ __global__ void __launch_bounds__(strided_max_threads) strided_kernel(const plan
     ncols = inner - c0 < V ? static_cast<int>(inner - c0) : V;
     col += kept_offset(p, o0);
   }
-  scan_columns<D, strided_unroll<D>>(col, rs, r0, r0 + ty, row_lanes, active ? r1 : r0, ncols, vector_ok, p.keys,
+  scan_columns<D, strided_unroll<D>, Plain>(col, rs, r0, r0 + ty, row_lanes, active ? r1 : r0, ncols, vector_ok, p.keys,
                                      p.ties_last, best);
   // Fold the row lanes of each column: lanes tx, tx + cols, ... differ in the high bits.
   for (int off = cols; off < 32; off <<= 1)
@@ -214,12 +251,14 @@ __global__ void __launch_bounds__(strided_max_threads) strided_kernel(const plan
 template <dtype D>
 void fill_residency(tuning& t) {
   int n = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, team_kernel<D, false>, t.team.threads, 0) == cudaSuccess)
+  t.team.threads = t.team.threads < team_max_threads ? t.team.threads : team_max_threads;
+  t.block.threads = t.block.threads < block_max_threads ? t.block.threads : block_max_threads;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, team_kernel<D, false, true>, t.team.threads, 0) == cudaSuccess)
     t.team.blocks_per_multiprocessor = n > 0 ? n : 1;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, block_kernel<D, false>, t.block.threads, 0) == cudaSuccess)
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, block_kernel<D, false, true>, t.block.threads, 0) == cudaSuccess)
     t.block.blocks_per_multiprocessor = n > 0 ? n : 1;
   if (t.strided.threads > strided_max_threads) t.strided.threads = strided_max_threads;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, strided_kernel<D>, t.strided.threads, 0) == cudaSuccess)
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, strided_kernel<D, true>, t.strided.threads, 0) == cudaSuccess)
     t.strided.blocks_per_multiprocessor = n > 0 ? n : 1;
   cudaGetLastError();  // a failed query leaves the defaults; clear its error
 }
@@ -227,29 +266,33 @@ void fill_residency(tuning& t) {
 template <dtype D>
 void enqueue(const launch_config& c, const plan& p, const device_outputs& out, const workspace_ptrs& ws,
              cudaStream_t stream) {
-  const dim3 block(static_cast<unsigned>(c.threads));
+  const dim3 grid(static_cast<unsigned>(c.blocks)), block(static_cast<unsigned>(c.threads));
+  // Plain loops (abs and nan ignore off) are compiled with those flags known; general
+  // strides always use the run-time flags.
+  const bool plain = !p.keys.abs && !p.keys.nan_ignore;
   switch (c.kernel) {
-    case kernel_kind::team: {
-      const dim3 grid(static_cast<unsigned>(c.blocks));
+    case kernel_kind::team:
       if (c.general)
-        team_kernel<D, true><<<grid, block, 0, stream>>>(p, out, c.team_log2);
+        team_kernel<D, true, false><<<grid, block, 0, stream>>>(p, out, c.team_log2);
+      else if (plain)
+        team_kernel<D, false, true><<<grid, block, 0, stream>>>(p, out, c.team_log2);
       else
-        team_kernel<D, false><<<grid, block, 0, stream>>>(p, out, c.team_log2);
+        team_kernel<D, false, false><<<grid, block, 0, stream>>>(p, out, c.team_log2);
       break;
-    }
-    case kernel_kind::block: {
-      const dim3 grid(static_cast<unsigned>(c.blocks));
+    case kernel_kind::block:
       if (c.general)
-        block_kernel<D, true><<<grid, block, 0, stream>>>(p, out, ws, c.splits, c.chunk);
+        block_kernel<D, true, false><<<grid, block, 0, stream>>>(p, out, ws, c.splits, c.chunk);
+      else if (plain)
+        block_kernel<D, false, true><<<grid, block, 0, stream>>>(p, out, ws, c.splits, c.chunk);
       else
-        block_kernel<D, false><<<grid, block, 0, stream>>>(p, out, ws, c.splits, c.chunk);
+        block_kernel<D, false, false><<<grid, block, 0, stream>>>(p, out, ws, c.splits, c.chunk);
       break;
-    }
-    case kernel_kind::strided: {
-      const dim3 grid(static_cast<unsigned>(c.blocks));
-      strided_kernel<D><<<grid, block, 0, stream>>>(p, out, ws, c.splits, c.chunk, c.team_log2, c.vector);
+    case kernel_kind::strided:
+      if (plain)
+        strided_kernel<D, true><<<grid, block, 0, stream>>>(p, out, ws, c.splits, c.chunk, c.team_log2, c.vector);
+      else
+        strided_kernel<D, false><<<grid, block, 0, stream>>>(p, out, ws, c.splits, c.chunk, c.team_log2, c.vector);
       break;
-    }
   }
 }
 

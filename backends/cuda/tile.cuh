@@ -50,7 +50,27 @@ __device__ __forceinline__ key_t<D> key_at(const bits_t<D>* p, key_params kp) {
   return order_key<D>(__ldg(p), kp);
 }
 
+// ---- keys ------------------------------------------------------------------------------------
+
+/// The key parameters a loop is compiled for. Plain loops know that abs and nan_ignore
+/// are off (the common case), so order_key folds to a few instructions per element;
+/// argmin stays a run-time flag (one xor). Either way the key is order_key's.
+template <bool Plain>
+__device__ __forceinline__ key_params loop_keys(key_params kp) {
+  if constexpr (Plain) return key_params{kp.argmin, false, false};
+  return kp;
+}
+
 // ---- a thread's running best ------------------------------------------------------------
+
+/// True when key k at a higher position than `best`'s beats it: a larger key, or an equal
+/// one with ties_last.
+template <class K>
+__device__ __forceinline__ bool better_later(K k, K best, bool ties_last) {
+  bool b = k > best;
+  b |= ties_last & (k == best);
+  return b;
+}
 
 /// The best candidate of one thread over positions it visits in ascending order. Because
 /// every new position is higher than the ones before, an equal key replaces the best only
@@ -65,22 +85,54 @@ struct ascending_best {
     return {K(0), static_cast<P>(ties_last ? count - 1 : 0)};
   }
   __device__ __forceinline__ void take(K k, P p, bool ties_last) {
-    const bool better = ties_last ? k >= key : k > key;
-    key = better ? k : key;
-    pos = better ? p : pos;
+    const bool b = better_later(k, key, ties_last);
+    key = b ? k : key;
+    pos = b ? p : pos;
+  }
+  /// Folds in a candidate at any position (full combine).
+  __device__ __forceinline__ void merge(K k, P p, bool ties_last) {
+    if (beats(k, static_cast<std::int64_t>(p), key, static_cast<std::int64_t>(pos), ties_last)) {
+      key = k;
+      pos = p;
+    }
   }
 };
+
+/// The largest key of a vector's elements.
+template <dtype D, bool Plain>
+__device__ __forceinline__ key_t<D> vec_max_key(const vec<D>& x, key_params kp) {
+  key_t<D> m = order_key<D>(x.e[0], loop_keys<Plain>(kp));
+#pragma unroll
+  for (int j = 1; j < vec_elems<D>; ++j) {
+    const key_t<D> k = order_key<D>(x.e[j], loop_keys<Plain>(kp));
+    m = k > m ? k : m;
+  }
+  return m;
+}
+
+/// The position in x (first, or last with ties_last) whose key is `key` (which must occur).
+template <dtype D>
+__device__ __forceinline__ int vec_find_key(const vec<D>& x, key_t<D> key, key_params kp, bool ties_last) {
+  int found = -1;
+#pragma unroll
+  for (int j = 0; j < vec_elems<D>; ++j)
+    if (order_key<D>(x.e[j], kp) == key && (ties_last || found < 0)) found = j;
+  return found;
+}
 
 // ---- contiguous runs ---------------------------------------------------------------------
 
 /// Visits positions [begin, end) of a contiguous slice (`slice` points at position 0) as
 /// member `rank` of a team of `team` threads: a scalar head up to the first 16-byte
 /// boundary, 16-byte vectors dealt round-robin (Unroll loads in flight), a scalar tail.
-/// Each thread's positions ascend. The slice must be aligned to its element size.
-template <dtype D, int Unroll, class P>
+/// The vectors keep only their best key and where that vector starts; the winning vector
+/// is read once more at the end to find the element. The slice must be aligned to its
+/// element size.
+template <dtype D, int Unroll, bool Plain, class P>
 __device__ __forceinline__ void scan_contiguous(const bits_t<D>* slice, P begin, P end, int rank, int team,
                                                 key_params kp, bool ties_last, ascending_best<key_t<D>, P>& best) {
   using B = bits_t<D>;
+  using K = key_t<D>;
   constexpr int V = vec_elems<D>;
   const unsigned misalign = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(slice + begin) & 15u) / sizeof(B);
   P head = misalign ? static_cast<P>(V - misalign) : P(0);
@@ -90,25 +142,66 @@ __device__ __forceinline__ void scan_contiguous(const bits_t<D>* slice, P begin,
   const P body = begin + head;
   const P nvec = (end - body) / V;
   const B* vbase = slice + body;
+  K vkey = 0;
+  P vidx = -1;  // the winning vector's index (none yet)
   P v = rank;
-  for (; v + P(Unroll - 1) * team < nvec; v += P(Unroll) * team) {
+  auto fold = [&](const vec<D>& x, P index) {
+    const K m = vec_max_key<D, Plain>(x, kp);
+    const bool b = better_later(m, vkey, ties_last);
+    vkey = b ? m : vkey;
+    vidx = b ? index : vidx;
+  };
+  // Software-pipelined: the next Unroll loads are issued before this batch is folded, so
+  // every thread keeps 2 * Unroll 16-byte loads in flight.
+  if (v + P(Unroll - 1) * team < nvec) {
     vec<D> x[Unroll];
 #pragma unroll
     for (int u = 0; u < Unroll; ++u) x[u] = load_vec<D>(vbase + (v + P(u) * team) * V);
+    for (;;) {
+      const P next = v + P(Unroll) * team;
+      const bool more = next + P(Unroll - 1) * team < nvec;
+      vec<D> y[Unroll];
+      if (more) {
 #pragma unroll
-    for (int u = 0; u < Unroll; ++u) {
-      const P first = body + (v + P(u) * team) * V;
+        for (int u = 0; u < Unroll; ++u) y[u] = load_vec<D>(vbase + (next + P(u) * team) * V);
+      }
 #pragma unroll
-      for (int j = 0; j < V; ++j) best.take(order_key<D>(x[u].e[j], kp), first + j, ties_last);
+      for (int u = 0; u < Unroll; ++u) fold(x[u], v + P(u) * team);
+      v = next;
+      if (!more) break;
+#pragma unroll
+      for (int u = 0; u < Unroll; ++u) x[u] = y[u];
     }
   }
-  for (; v < nvec; v += team) {
-    const vec<D> x = load_vec<D>(vbase + v * V);
-    const P first = body + v * V;
-#pragma unroll
-    for (int j = 0; j < V; ++j) best.take(order_key<D>(x.e[j], kp), first + j, ties_last);
-  }
+  for (; v < nvec; v += team) fold(load_vec<D>(vbase + v * V), v);
   for (P i = body + nvec * V + rank; i < end; i += team) best.take(key_at<D>(slice + i, kp), i, ties_last);
+  if (vidx >= 0) {
+    const int j = vec_find_key<D>(load_vec<D>(vbase + vidx * V), vkey, kp, ties_last);
+    best.merge(vkey, body + vidx * V + j, ties_last);
+  }
+}
+
+/// Short aligned rows for a team kernel: each of the team's lanes holds vectors `rank` and
+/// `rank + team` of two rows at once (all four loads in flight), positions ascending.
+template <dtype D, bool Plain>
+__device__ __forceinline__ void scan_short_pair(const bits_t<D>* row_a, const bits_t<D>* row_b, bool has_a, bool has_b,
+                                                int nvr, int rank, int team, key_params kp, bool ties_last,
+                                                ascending_best<key_t<D>, int>& a, ascending_best<key_t<D>, int>& b) {
+  constexpr int V = vec_elems<D>;
+  const bool lo = rank < nvr, hi = rank + team < nvr;
+  vec<D> x[4];
+  if (has_a && lo) x[0] = load_vec<D>(row_a + rank * V);
+  if (has_a && hi) x[1] = load_vec<D>(row_a + (rank + team) * V);
+  if (has_b && lo) x[2] = load_vec<D>(row_b + rank * V);
+  if (has_b && hi) x[3] = load_vec<D>(row_b + (rank + team) * V);
+#pragma unroll
+  for (int u = 0; u < 4; ++u) {
+    if (!((u < 2 ? has_a : has_b) && ((u & 1) ? hi : lo))) continue;
+    auto& best = u < 2 ? a : b;
+    const int first = ((u & 1) ? rank + team : rank) * V;
+#pragma unroll
+    for (int j = 0; j < V; ++j) best.take(order_key<D>(x[u].e[j], loop_keys<Plain>(kp)), first + j, ties_last);
+  }
 }
 
 // ---- any strides: an odometer over the reduced dims --------------------------------------

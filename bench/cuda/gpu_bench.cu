@@ -9,7 +9,8 @@
 // torch.argmax is timed by torch_bench.py beside this file, which reads this program's JSON.
 // Each case's argx::cuda answer is checked against argx::thrust (and CUB where it runs).
 //
-//   gpu_bench [--quick] [--out FILE.json]
+//   gpu_bench [--quick] [--only CASE] [--out FILE.json]
+// (--only runs one case, argx::cuda alone, a few times: for the profiler.)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -189,10 +190,11 @@ std::string json_escape(const std::string& s) {
 
 int main(int argc, char** argv) {
   bool quick = false;
-  std::string out_path = "gpu-bench.json";
+  std::string out_path = "gpu-bench.json", only;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--out") && i + 1 < argc) out_path = argv[++i];
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
   }
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, 0), "device properties");
@@ -226,7 +228,14 @@ int main(int argc, char** argv) {
                      std::to_string(prop.multiProcessorCount) + ",\n  \"empty_launch_ms\": " + std::to_string(empty_ms) +
                      ",\n  \"ceiling_1GiB_ms\": " + std::to_string(big_ceiling_ms) + ",\n  \"cases\": [\n";
   bool all_agree = true;
-  const auto cases = all_cases(quick);
+  auto cases = all_cases(quick);
+  if (!only.empty()) {
+    std::vector<bench_case> picked;
+    for (auto& c : all_cases(false))
+      if (c.name == only) picked.push_back(c);
+    cases = picked;
+    tm.max_reps = 3;
+  }
   for (std::size_t ci = 0; ci < cases.size(); ++ci) {
     const bench_case& c = cases[ci];
     const std::int64_t n = c.elements(), outs = c.outputs();
@@ -244,6 +253,10 @@ int main(int argc, char** argv) {
     std::map<std::string, double> t;
     t["ceiling"] = ceiling_ms(bytes);
     t["argx::cuda"] = tm.median_ms([&] { argx::argmax(argx::cuda.on(stream), x, out, s); });
+    if (!only.empty()) {
+      std::printf("%s: argx::cuda %.4f ms\n", c.name.c_str(), t["argx::cuda"]);
+      continue;
+    }
     std::vector<std::int64_t> mine(static_cast<std::size_t>(outs)), other(static_cast<std::size_t>(outs));
     check(cudaMemcpy(mine.data(), indices, outs * 8, cudaMemcpyDeviceToHost), "download");
     t["argx::thrust"] = tm.median_ms([&] { argx::argmax(argx::thrust.on(stream), x, out, s); }, 2);

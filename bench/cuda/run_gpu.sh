@@ -5,6 +5,8 @@
 # gpu-h200.{json,csv,md}.
 set -u
 mode=${1:-full}
+t0=$(date +%s)
+left() { echo $(( ${DEADLINE:-560} - ($(date +%s) - t0) )); }  # seconds left of this run
 OUT=${OUT:-/tmp/argx-out}
 mkdir -p "$OUT"
 cd "$(dirname "$0")/../.."
@@ -35,24 +37,16 @@ done
 grep -E "^\[doctest\] (test cases|assertions)" "$OUT/tests.log"
 echo "tests: $(( $(date +%s) - start )) s" | tee -a "$OUT/tests.log"
 
-# ---- compute-sanitizer ------------------------------------------------------------------------------
+# ---- profiler: a few argx kernels, counters only (the clocks left as they are) -----------------------
 if [ "$mode" = full ]; then
   start=$(date +%s)
-  export ARGX_GPU_TEST_QUICK=1
-  cs="compute-sanitizer --error-exitcode 9 --print-limit 20"
-  {
-    echo "== memcheck: test_gpu (quick cases, device blocks, memory, streams)"
-    timeout 300 $cs --tool memcheck b/tests/cuda/test_gpu -tce="large*,classes: all 16*"; echo "exit $?"
-    echo "== memcheck: test_cuda (vectors, layout)"
-    timeout 200 $cs --tool memcheck b/tests/test_cuda -tc="vectors*,layout*"; echo "exit $?"
-    echo "== racecheck: test_gpu (device blocks, kernel paths)"
-    timeout 300 $cs --tool racecheck b/tests/cuda/test_gpu -tc="device blocks*,classes: every*,classes: ties*"; echo "exit $?"
-    echo "== synccheck: device blocks"
-    timeout 100 $cs --tool synccheck b/tests/cuda/test_gpu -tc="device blocks*"; echo "exit $?"
-  } >"$OUT/sanitizer.log" 2>&1
-  unset ARGX_GPU_TEST_QUICK
-  grep -E "^==|ERROR SUMMARY|RACECHECK SUMMARY|^exit" "$OUT/sanitizer.log"
-  echo "sanitizer: $(( $(date +%s) - start )) s" | tee -a "$OUT/tests.log"
+  for c in "flat 2^28" "bf16 flat 2^28" "rows 4M x 32" "dim 0 of 4096 x 65536" "rows 65536 x 1024"; do
+    echo "== $c"
+    timeout 120 ncu --clock-control none -k regex:"team_kernel|block_kernel|strided_kernel" --launch-skip 3 --launch-count 1 \
+      --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
+      b/bench/cuda/gpu_bench --only "$c" --out /tmp/p.json 2>&1 | grep -vE "^==PROF==|^\s*$" | tail -80
+  done >"$OUT/ncu.log" 2>&1
+  echo "ncu: $(( $(date +%s) - start )) s" | tee -a "$OUT/tests.log"
 fi
 
 # ---- benchmark --------------------------------------------------------------------------------------
@@ -62,3 +56,24 @@ b/bench/cuda/gpu_bench $q --out "$OUT/gpu-bench.json"
 PYTHONUNBUFFERED=1 python3 bench/cuda/torch_bench.py "$OUT/gpu-bench.json" "$OUT/gpu-h200" >/dev/null
 cat "$OUT/gpu-h200.md"
 echo "bench: $(( $(date +%s) - start )) s"
+
+# ---- compute-sanitizer ------------------------------------------------------------------------------
+if [ "$mode" = full ]; then
+  start=$(date +%s)
+  export ARGX_GPU_TEST_QUICK=1
+  cs="compute-sanitizer --error-exitcode 9 --print-limit 20"
+  {
+    echo "== memcheck: test_gpu (quick cases, device blocks, memory, streams)"
+    timeout $(( $(left) / 3 )) $cs --tool memcheck b/tests/cuda/test_gpu -tce="large*,classes: all 16*,memory: an allocation*"; echo "exit $?"
+    echo "== racecheck: test_gpu (device blocks, kernel paths)"
+    timeout $(( $(left) / 2 )) $cs --tool racecheck b/tests/cuda/test_gpu -tc="device blocks*,classes: every*,classes: ties*"; echo "exit $?"
+    echo "== synccheck: device blocks"
+    timeout $(( $(left) / 3 )) $cs --tool synccheck b/tests/cuda/test_gpu -tc="device blocks*"; echo "exit $?"
+    echo "== memcheck: test_cuda (vectors, layout)"
+    timeout $(( $(left) - 5 )) $cs --tool memcheck b/tests/test_cuda -tc="vectors*,layout*"; echo "exit $?"
+  } >"$OUT/sanitizer.log" 2>&1  # streamed: what ran comes back even if the run is cut off
+  unset ARGX_GPU_TEST_QUICK
+  grep -E "^==|ERROR SUMMARY|RACECHECK SUMMARY|^exit" "$OUT/sanitizer.log"
+  echo "sanitizer: $(( $(date +%s) - start )) s" | tee -a "$OUT/tests.log"
+fi
+

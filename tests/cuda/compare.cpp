@@ -12,7 +12,7 @@ using namespace argx_test;
 void require_same_as_seq(argx::op o, const host_tensor& x, const argx::spec& s, bool check_reference) {
   INFO(describe(x), "; ", describe(o, s));
   const outcome want = reduce_on(argx::backend::seq, o, x, s);
-  if (check_reference) check_against_reference(o, x, s, want);
+  if (check_reference) check_against_reference(o, x, s, want, "seq");
   for (argx::backend b : {argx::backend::cuda, argx::backend::thrust}) {
     const outcome got = reduce_on(b, o, x, s);
     INFO("backend ", std::string(argx::name(b)));
