@@ -152,11 +152,12 @@ class contig_scan {
   /// A block with NaN: exact lane-wise keys, their maximum, and its first (last) lane.
   void scan_block_keyed(candidate<K>& best, const T* HWY_RESTRICT p, size_t n, size_t base) {
     const DU du;
-    const keyer<D, DU> key(du, o_.keys);
-    const T kmax = summarize<umax>(du, p, n, key).umax;
-    const auto match = [&](auto v) { return hn::Eq(key(v), hn::Set(du, kmax)); };
-    const size_t i = o_.ties_last ? find_last(du, p, n, match) : find_first(du, p, n, match);
-    consider(best, order_key<D>(p[i], o_.keys), base + i);
+    with_keyer<D>(du, o_.keys, [&](const auto& key) {
+      const T kmax = summarize<umax>(du, p, n, key).umax;
+      const auto match = [&](auto v) { return hn::Eq(key(v), hn::Set(du, kmax)); };
+      const size_t i = o_.ties_last ? find_last(du, p, n, match) : find_first(du, p, n, match);
+      consider(best, order_key<D>(p[i], o_.keys), base + i);
+    });
   }
 
   order_params o_;
@@ -170,19 +171,6 @@ cand contig(const void* data, std::int64_t n, std::int64_t pos0, order_params o)
   contig_scan<D> scan(o);
   const auto c = scan.run(static_cast<const bits_of<D>*>(data), static_cast<size_t>(n));
   return cand{c.key, pos0 + c.pos};
-}
-
-/// Rows of n contiguous elements each (kernel entry point).
-template <dtype D>
-void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::int64_t n, order_params o,
-          const sink& out) {
-  using T = bits_of<D>;
-  contig_scan<D> scan(o);
-  const T* row = static_cast<const T*>(data);
-  for (std::int64_t r = 0; r < count; ++r, row += row_stride) {
-    const auto c = scan.run(row, static_cast<size_t>(n));
-    store<D>(out, out.first + r, cand{c.key, c.pos}, row[c.pos], o.keys);
-  }
 }
 
 }  // namespace argx::detail::cpu::simd::HWY_NAMESPACE

@@ -1,6 +1,10 @@
 // The SIMD kernel table, compiled once per instruction set Highway knows for this
 // architecture (SSE4, AVX2, AVX-512, NEON, SVE, ...); the best one this CPU runs is
 // chosen on first use (Highway's dynamic dispatch).
+// SSSE3-only CPUs (before 2008) take the scalar target: one target less to compile.
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS HWY_SSSE3
+#endif
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "simd_hwy.cpp"  // found through the -I meson.build adds
 #include <hwy/foreach_target.h>            // re-includes this file once per target
@@ -12,6 +16,7 @@
 #include "simd.hpp"
 #include "simd_contig-inl.h"
 #include "simd_lanes-inl.h"
+#include "simd_rows-inl.h"
 #include "simd_strided-inl.h"
 
 HWY_BEFORE_NAMESPACE();

@@ -71,7 +71,7 @@ struct iabs_view {
 /// integer of the element's width; for floats, NaN maps to all ones (propagate) or zero
 /// (ignore) and every number lies strictly between. (order_key itself differs only in
 /// that negative floats sit one lower, which no comparison can see.)
-template <dtype D, class DU>
+template <dtype D, class DU, bool Abs>
 struct keyer {
   using T = hn::TFromD<DU>;
   using tr = dtype_traits<D>;
@@ -79,19 +79,17 @@ struct keyer {
   hn::Vec<DU> flip;     ///< xor applied last: the sign bias and argmin's complement
   hn::Vec<DU> nan_key;  ///< floats: the key every NaN gets
   hn::Vec<DU> mag;      ///< floats: all bits but the sign
-  bool abs;
 
   keyer(DU du, key_params p)
-      : flip(hn::Set(du, static_cast<T>(bias(p) ^ (p.argmin ? T(~T(0)) : T(0))))),
+      : flip(hn::Set(du, static_cast<T>(bias() ^ (p.argmin ? T(~T(0)) : T(0))))),
         nan_key(hn::Set(du, p.nan_ignore ? T(0) : T(~T(0)))),
-        mag(hn::Set(du, static_cast<T>(~T(tr::sign_mask)))),
-        abs(p.abs) {}
+        mag(hn::Set(du, static_cast<T>(~T(tr::sign_mask)))) {}
 
-  static constexpr T bias(key_params p) {
+  static constexpr T bias() {
     // Signed values (float values, signed integers) are biased into unsigned order by the
-    // sign bit; magnitudes of signed integers are already unsigned.
+    // sign bit; magnitudes (abs) are already unsigned, floats' are kept signed-biased.
     if constexpr (tr::is_float) return T(tr::sign_mask);
-    else if constexpr (tr::is_signed) return p.abs ? T(0) : T(tr::sign_mask);
+    else if constexpr (tr::is_signed) return Abs ? T(0) : T(tr::sign_mask);
     else return T(0);
   }
 
@@ -100,20 +98,31 @@ struct keyer {
     const hn::RebindToSigned<DU> di;
     if constexpr (tr::is_float) {
       const auto m = hn::And(x, mag);
-      // Sign-magnitude to two's complement: -0.0 and +0.0 both become 0.
-      const auto s = hn::BitCast(du, hn::BroadcastSignBit(hn::BitCast(di, x)));
-      const auto val = abs ? m : hn::Sub(hn::Xor(m, s), s);
+      hn::Vec<DU> val = m;
+      if constexpr (!Abs) {  // sign-magnitude to two's complement: -0.0 and +0.0 both become 0
+        const auto s = hn::BitCast(du, hn::BroadcastSignBit(hn::BitCast(di, x)));
+        val = hn::Sub(hn::Xor(m, s), s);
+      }
       const auto is_nan = hn::RebindMask(du, hn::Gt(hn::BitCast(di, m), hn::Set(di, static_cast<hn::TFromD<decltype(di)>>(tr::exp_mask))));
       return hn::IfThenElse(is_nan, nan_key, hn::Xor(val, flip));
     } else if constexpr (D == dtype::boolean) {
       return hn::Xor(hn::IfThenZeroElse(hn::Eq(x, hn::Zero(du)), hn::Set(du, T(1))), flip);
-    } else if constexpr (tr::is_signed) {
-      return hn::Xor(abs ? iabs_view<DU>{}(x) : x, flip);
+    } else if constexpr (tr::is_signed && Abs) {
+      return hn::Xor(iabs_view<DU>{}(x), flip);
     } else {
       return hn::Xor(x, flip);
     }
   }
 };
+
+/// Calls f(keyer) with the keyer for p (abs is a compile-time choice inside it).
+template <dtype D, class DU, class F>
+HWY_INLINE void with_keyer(DU du, key_params p, const F& f) {
+  if constexpr (dtype_traits<D>::is_signed) {
+    if (p.abs) return f(keyer<D, DU, true>(du, p));
+  }
+  f(keyer<D, DU, false>(du, p));
+}
 
 // ---- block reductions --------------------------------------------------------------------
 

@@ -13,11 +13,13 @@
 #define ARGX_CPU_SIMD_STRIDED_INL_H_
 #endif
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 #include <hwy/highway.h>
+#include <hwy/cache_control.h>
 
 #include "simd.hpp"
 #include "simd_lanes-inl.h"
@@ -25,6 +27,56 @@
 HWY_BEFORE_NAMESPACE();
 namespace argx::detail::cpu::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+
+/// The pass over the rows for n >= L lanes; calls finish(lane, row) for every lane.
+template <dtype D, bool TiesLast, class Key, class DW, class DE, class Finish>
+HWY_INLINE void strided_rows(const bits_of<D>* base, size_t n, std::int64_t count, std::int64_t row_stride,
+                             const Key& key, DW dw, DE de, const Finish& finish) {
+  using T = bits_of<D>;
+  using W = hn::TFromD<DW>;
+  const size_t L = hn::Lanes(dw);
+  auto load_key = [&](const T* q) {
+    const auto k = key(hn::LoadU(de, q));
+    if constexpr (sizeof(T) < sizeof(W)) return hn::PromoteTo(dw, k);
+    else return k;
+  };
+  // One slot per full vector of lanes, plus one for a last vector that overlaps the
+  // previous one (its shared lanes get identical results in both slots).
+  const size_t full = n / L, slots = full + (n % L != 0 ? 1 : 0);
+  auto slot_lane = [&](size_t s) { return s < full ? s * L : n - L; };
+  HWY_ALIGN W bk[strided_max_lanes + HWY_MAX_BYTES];  // running best key per slot lane
+  HWY_ALIGN W bp[strided_max_lanes + HWY_MAX_BYTES];  // and its row
+
+  for (size_t s = 0; s < slots; ++s) {
+    hn::Store(load_key(base + slot_lane(s)), dw, bk + s * L);
+    hn::Store(hn::Zero(dw), dw, bp + s * L);
+  }
+  // Rows are far apart, so the hardware sees a new short stream per row; prefetching a
+  // row or two ahead (about 8 KiB) keeps memory busy while this row is compared.
+  const std::int64_t row_bytes = static_cast<std::int64_t>(n * sizeof(T));
+  const std::int64_t ahead = std::clamp<std::int64_t>(8192 / row_bytes, 1, 64);
+  const size_t slots_per_line = std::max<size_t>(1, 64 / (sizeof(T) * L));
+  for (std::int64_t k = 1; k < count; ++k) {
+    const T* r = base + k * row_stride;
+    const T* pf = k + ahead < count ? r + ahead * row_stride : r;
+    const auto kv = hn::Set(dw, static_cast<W>(k));
+    for (size_t s = 0; s < slots; ++s) {
+      if (s % slots_per_line == 0) hwy::Prefetch(pf + slot_lane(s));
+      const auto kk = load_key(r + slot_lane(s));
+      const auto old = hn::Load(dw, bk + s * L);
+      const auto m = hn::Max(old, kk);
+      // ties first: a row wins only with a larger key; ties last: also with an equal one.
+      const auto pos = TiesLast ? hn::IfThenElse(hn::Eq(m, kk), kv, hn::Load(dw, bp + s * L))
+                                : hn::IfThenElse(hn::Eq(m, old), hn::Load(dw, bp + s * L), kv);
+      hn::Store(m, dw, bk + s * L);
+      hn::Store(pos, dw, bp + s * L);
+    }
+  }
+  for (size_t j = 0; j < n; ++j) {
+    const size_t at = j < full * L ? j : full * L + (j - (n - L));
+    finish(j, static_cast<std::int64_t>(bp[at]));
+  }
+}
 
 /// Strided reduce (kernel entry point); see dtype_kernels::strided.
 template <dtype D>
@@ -59,41 +111,12 @@ void strided(const void* data, std::int64_t lanes, std::int64_t count, std::int6
     return;
   }
 
-  const keyer<D, decltype(de)> key(de, o.keys);
-  auto load_key = [&](const T* q) {
-    const auto k = key(hn::LoadU(de, q));
-    if constexpr (sizeof(T) < sizeof(W)) return hn::PromoteTo(dw, k);
-    else return k;
-  };
-  // One slot per full vector of lanes, plus one for a last vector that overlaps the
-  // previous one (its shared lanes get identical results in both slots).
-  const size_t full = n / L, slots = full + (n % L != 0 ? 1 : 0);
-  auto slot_lane = [&](size_t s) { return s < full ? s * L : n - L; };
-  HWY_ALIGN W bk[strided_max_lanes + HWY_MAX_BYTES];
-  HWY_ALIGN W bp[strided_max_lanes + HWY_MAX_BYTES];
-
-  for (size_t s = 0; s < slots; ++s) {
-    hn::Store(load_key(base + slot_lane(s)), dw, bk + s * L);
-    hn::Store(hn::Zero(dw), dw, bp + s * L);
-  }
-  for (std::int64_t k = 1; k < count; ++k) {
-    const T* r = base + k * row_stride;
-    const auto kv = hn::Set(dw, static_cast<W>(k));
-    for (size_t s = 0; s < slots; ++s) {
-      const auto kk = load_key(r + slot_lane(s));
-      const auto old = hn::Load(dw, bk + s * L);
-      const auto m = hn::Max(old, kk);
-      // ties first: a row wins only with a larger key; ties last: also with an equal one.
-      const auto pos = o.ties_last ? hn::IfThenElse(hn::Eq(m, kk), kv, hn::Load(dw, bp + s * L))
-                                   : hn::IfThenElse(hn::Eq(m, old), hn::Load(dw, bp + s * L), kv);
-      hn::Store(m, dw, bk + s * L);
-      hn::Store(pos, dw, bp + s * L);
-    }
-  }
-  for (size_t j = 0; j < n; ++j) {
-    const size_t at = j < full * L ? j : full * L + (j - (n - L));
-    finish(j, static_cast<std::int64_t>(bp[at]));
-  }
+  with_keyer<D>(de, o.keys, [&](const auto& key) {
+    if (o.ties_last)
+      strided_rows<D, true>(base, n, count, row_stride, key, dw, de, finish);
+    else
+      strided_rows<D, false>(base, n, count, row_stride, key, dw, de, finish);
+  });
 }
 
 }  // namespace argx::detail::cpu::simd::HWY_NAMESPACE

@@ -1,0 +1,328 @@
+// Short contiguous rows (L to 64 elements, L = lanes per vector), once per instruction
+// set: vectorised across rows. A group of L rows is summarized row by row (vertical
+// min/max over the row's few vectors), then the L summary vectors are transposed and
+// reduced together (the "ladder": interleave, reduce, repeat), giving one vector whose
+// lane i summarizes row i. The decision which element wins is then made for L rows at
+// once; only the final search for the winner's position is per row, over a handful of
+// vectors and without branches. A per-row horizontal reduction would cost more than the
+// row itself.
+//
+// The summaries and their meaning are those of simd_contig-inl.h. Rows with NaN (rare)
+// and groups the ladder cannot serve go through contig_scan, one row at a time.
+
+#if defined(ARGX_CPU_SIMD_ROWS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ARGX_CPU_SIMD_ROWS_INL_H_
+#undef ARGX_CPU_SIMD_ROWS_INL_H_
+#else
+#define ARGX_CPU_SIMD_ROWS_INL_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <hwy/highway.h>
+
+#include "simd.hpp"
+#include "simd_contig-inl.h"
+#include "simd_lanes-inl.h"
+
+// The ladder needs interleaves within 128-bit blocks (x86, NEON); elsewhere rows go
+// through contig_scan.
+#if (HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128) || HWY_TARGET == HWY_NEON
+#define ARGX_CPU_LADDER 1
+#else
+#define ARGX_CPU_LADDER 0
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace argx::detail::cpu::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+/// Longest row the across-rows kernel takes (its match bits fit one 64-bit word; longer
+/// rows amortize a per-row scan).
+inline constexpr size_t short_row_max = 64;
+
+#if ARGX_CPU_LADDER
+
+/// One ladder step at lane width W bytes: pairs of vectors (2j, 2j+1) interleaved at
+/// granularity W and reduced, halving the vector count m; then the next width.
+template <size_t W, class D, class Op>
+HWY_INLINE void ladder_level(D d, hn::TFromD<D>* HWY_RESTRICT tile, size_t& m, const Op& op) {
+  const size_t L = hn::Lanes(d);
+  using TW = hwy::UnsignedFromSize<W>;
+  const hn::Repartition<TW, D> dw;
+  for (size_t j = 0; j < m / 2; ++j) {
+    const auto a = hn::BitCast(dw, hn::Load(d, tile + 2 * j * L));
+    const auto b = hn::BitCast(dw, hn::Load(d, tile + (2 * j + 1) * L));
+    hn::Store(op(hn::BitCast(d, hn::InterleaveLower(dw, a, b)), hn::BitCast(d, hn::InterleaveUpper(dw, a, b))), d,
+              tile + j * L);
+  }
+  m /= 2;
+  if constexpr (W < 8) ladder_level<2 * W>(d, tile, m, op);
+}
+
+/// The L vectors in `tile` (vector i at tile + i * L) become one vector whose lane i is
+/// op over all lanes of vector i. Vectors are at most two 128-bit blocks.
+template <class D, class Op>
+HWY_INLINE hn::Vec<D> ladder(D d, hn::TFromD<D>* HWY_RESTRICT tile, const Op& op) {
+  const size_t L = hn::Lanes(d);
+  size_t m = L;
+  ladder_level<sizeof(hn::TFromD<D>)>(d, tile, m, op);  // within 128-bit blocks
+  if (m == 2) {                                          // across the two blocks
+    const auto a = hn::Load(d, tile), b = hn::Load(d, tile + L);
+    return op(hn::ConcatLowerLower(d, b, a), hn::ConcatUpperUpper(d, b, a));
+  }
+  return hn::Load(d, tile);
+}
+
+/// Groups of L rows of n elements, C = ceil(n / L) vectors each (C = 0: any, known only
+/// at run time; the common small counts are compiled with the count fixed).
+template <dtype D, size_t C>
+class rows_across {
+ public:
+  using T = bits_of<D>;
+  using S = std::make_signed_t<T>;
+  using tr = dtype_traits<D>;
+  using DU = hn::CappedTag<T, 32 / sizeof(T)>;  // at most 256 bits: two blocks
+  using DI = hn::RebindToSigned<DU>;
+
+  rows_across(order_params o, size_t n) : o_(o), n_(n) {}
+
+  /// Rows [0, count) of the run (count a multiple of L is not required; the remainder
+  /// goes through `scan`). Row r's winner becomes output out.first + r.
+  void run(const T* data, std::int64_t count, std::int64_t row_stride, const sink& out, contig_scan<D>& scan) {
+    const DU du;
+    const std::int64_t L = static_cast<std::int64_t>(hn::Lanes(du));
+    std::int64_t r = 0;
+    for (; r + L <= count; r += L) group(data + r * row_stride, row_stride, out, out.first + r, scan);
+    for (; r < count; ++r) {
+      const T* row = data + r * row_stride;
+      const auto c = scan.run(row, n_);
+      store<D>(out, out.first + r, cand{c.key, c.pos}, row[c.pos], o_.keys);
+    }
+  }
+
+ private:
+  /// Vectors per row, and where vector j starts (the last one ends at the row's end and
+  /// may overlap its neighbour: min, max and match bits do not mind).
+  HWY_INLINE size_t chunks() const { return C != 0 ? C : (n_ + hn::Lanes(DU()) - 1) / hn::Lanes(DU()); }
+  HWY_INLINE size_t chunk_at(size_t j) const { return j + 1 < chunks() ? j * hn::Lanes(DU()) : n_ - hn::Lanes(DU()); }
+
+  // Reductions of a view over each row of a group, laddered: lane i = row i's result.
+  template <unsigned R, class View>
+  HWY_INLINE void summarize_rows(const T* rows, std::int64_t stride, const View& view) {
+    const DU du;
+    const DI di;
+    const size_t L = hn::Lanes(du);
+    for (size_t i = 0; i < L; ++i) {
+      const T* p = rows + static_cast<std::int64_t>(i) * stride;
+      auto v = view(hn::LoadU(du, p));
+      auto sx = hn::BitCast(di, v), sn = sx;
+      auto ux = v, un = v;
+      for (size_t j = 1; j < chunks(); ++j) {
+        const auto a = view(hn::LoadU(du, p + chunk_at(j)));
+        if constexpr ((R & smax) != 0) sx = hn::Max(sx, hn::BitCast(di, a));
+        if constexpr ((R & smin) != 0) sn = hn::Min(sn, hn::BitCast(di, a));
+        if constexpr ((R & umax) != 0) ux = hn::Max(ux, a);
+        if constexpr ((R & umin) != 0) un = hn::Min(un, a);
+      }
+      if constexpr ((R & smax) != 0) hn::Store(hn::BitCast(du, sx), du, tile_[0] + i * L);
+      if constexpr ((R & smin) != 0) hn::Store(hn::BitCast(du, sn), du, tile_[1] + i * L);
+      if constexpr ((R & umax) != 0) hn::Store(ux, du, tile_[2] + i * L);
+      if constexpr ((R & umin) != 0) hn::Store(un, du, tile_[3] + i * L);
+    }
+    if constexpr ((R & smax) != 0)
+      res_[0] = ladder(du, tile_[0], [&](auto a, auto b) { return hn::BitCast(du, hn::Max(hn::BitCast(di, a), hn::BitCast(di, b))); });
+    if constexpr ((R & smin) != 0)
+      res_[1] = ladder(du, tile_[1], [&](auto a, auto b) { return hn::BitCast(du, hn::Min(hn::BitCast(di, a), hn::BitCast(di, b))); });
+    if constexpr ((R & umax) != 0) res_[2] = ladder(du, tile_[2], [](auto a, auto b) { return hn::Max(a, b); });
+    if constexpr ((R & umin) != 0) res_[3] = ladder(du, tile_[3], [](auto a, auto b) { return hn::Min(a, b); });
+  }
+
+  /// L rows: decide every row's winning value together, then find each one's position.
+  void group(const T* rows, std::int64_t stride, const sink& out, std::int64_t first_out, contig_scan<D>& scan) {
+    const DU du;
+    const DI di;
+    const size_t L = hn::Lanes(du);
+    hn::Vec<DU> rep;                          // lane i: bits of row i's winning value
+    auto special = hn::FirstN(du, 0);         // lanes (rows) left to contig_scan
+    if constexpr (tr::is_float) {
+      const mag_view<DU> mag(du);
+      const auto exp = hn::Set(du, T(tr::exp_mask));
+      if (o_.keys.abs) {
+        if (o_.keys.argmin) {
+          summarize_rows<umin | umax>(rows, stride, mag);
+          rep = res_[3];
+        } else {
+          summarize_rows<umax>(rows, stride, mag);
+          rep = res_[2];
+        }
+        special = hn::Gt(res_[2], exp);  // NaN
+      } else {
+        summarize_rows<smax | umax>(rows, stride, raw_view{});
+        special = hn::Or(hn::RebindMask(du, hn::Gt(hn::BitCast(di, res_[0]), hn::BitCast(di, exp))),
+                         hn::Gt(res_[2], hn::Set(du, T(tr::exp_mask | tr::sign_mask))));
+        // Rows whose first choice is missing need signed min (see simd_contig-inl.h).
+        const auto need_min = o_.keys.argmin ? hn::Lt(res_[2], hn::Set(du, T(tr::sign_mask)))
+                                             : hn::RebindMask(du, hn::Lt(hn::BitCast(di, res_[0]), hn::Zero(di)));
+        rep = o_.keys.argmin ? res_[2] : res_[0];
+        if (!hn::AllFalse(du, hn::AndNot(special, need_min))) {
+          summarize_rows<smin>(rows, stride, raw_view{});
+          rep = hn::IfThenElse(need_min, res_[1], rep);
+        }
+      }
+    } else if constexpr (D == dtype::boolean) {
+      if (o_.keys.argmin) {
+        summarize_rows<umin>(rows, stride, raw_view{});
+        rep = res_[3];
+      } else {
+        summarize_rows<umax>(rows, stride, raw_view{});
+        rep = res_[2];
+      }
+    } else if constexpr (tr::is_signed) {
+      if (o_.keys.abs) {
+        if (o_.keys.argmin) {
+          summarize_rows<umin>(rows, stride, iabs_view<DU>{});
+          rep = res_[3];
+        } else {
+          summarize_rows<umax>(rows, stride, iabs_view<DU>{});
+          rep = res_[2];
+        }
+      } else if (o_.keys.argmin) {
+        summarize_rows<smin>(rows, stride, raw_view{});
+        rep = res_[1];
+      } else {
+        summarize_rows<smax>(rows, stride, raw_view{});
+        rep = res_[0];
+      }
+    } else {
+      if (o_.keys.argmin) {
+        summarize_rows<umin>(rows, stride, raw_view{});
+        rep = res_[3];
+      } else {
+        summarize_rows<umax>(rows, stride, raw_view{});
+        rep = res_[2];
+      }
+    }
+    HWY_ALIGN T reps[HWY_MAX_BYTES / sizeof(T)];
+    hn::Store(rep, du, reps);
+    const std::uint64_t specials = mask_bits(du, special);
+    // Positions first, outputs after: the stores cannot then stall the searches.
+    std::uint32_t pos[HWY_MAX_BYTES / sizeof(T)];
+    for (size_t i = 0; i < L; ++i)
+      pos[i] = (specials >> i) & 1 ? 0 : static_cast<std::uint32_t>(locate(rows + static_cast<std::int64_t>(i) * stride, reps[i]));
+    for (size_t i = 0; i < L; ++i) {
+      const T* row = rows + static_cast<std::int64_t>(i) * stride;
+      const std::int64_t o = first_out + static_cast<std::int64_t>(i);
+      if ((specials >> i) & 1) {
+        const auto c = scan.run(row, n_);
+        store<D>(out, o, cand{c.key, c.pos}, row[c.pos], o_.keys);
+      } else {  // no NaN in the row, so its key is not the all-NaN key: index = position
+        store<D>(out, o, cand{1, pos[i]}, row[pos[i]], o_.keys);
+      }
+    }
+  }
+
+  /// Position of the first (last) element of the row with the key of `rep`: a bit mask
+  /// of matches over the whole row, then one bit scan, no branches.
+  size_t locate(const T* row, T rep) const {
+    const DU du;
+    if constexpr (tr::is_float) {
+      const mag_view<DU> mag(du);
+      if (o_.keys.abs || static_cast<T>(rep & ~T(tr::sign_mask)) == 0)  // |x| decides, or +-0
+        return first_or_last(row, [&](auto v) { return hn::Eq(mag(v), hn::Set(du, static_cast<T>(rep & ~T(tr::sign_mask)))); });
+      return first_or_last(row, [&](auto v) { return hn::Eq(v, hn::Set(du, rep)); });
+    } else if constexpr (D == dtype::boolean) {
+      if (rep != 0) return first_or_last(row, [&](auto v) { return hn::Not(hn::Eq(v, hn::Zero(du))); });
+      return first_or_last(row, [&](auto v) { return hn::Eq(v, hn::Zero(du)); });
+    } else if constexpr (tr::is_signed) {
+      if (o_.keys.abs) return first_or_last(row, [&](auto v) { return hn::Eq(iabs_view<DU>{}(v), hn::Set(du, rep)); });
+      return first_or_last(row, [&](auto v) { return hn::Eq(v, hn::Set(du, rep)); });
+    } else {
+      return first_or_last(row, [&](auto v) { return hn::Eq(v, hn::Set(du, rep)); });
+    }
+  }
+
+  /// The lanes of a mask as bits (lane j = bit j; at most 32 lanes here).
+  static HWY_INLINE std::uint64_t mask_bits(DU du, hn::Mask<DU> m) {
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4
+    (void)du;
+    return hn::detail::BitsFromMask(m);  // movemask, no trip through memory
+#else
+    std::uint8_t bytes[8];
+    hn::StoreMaskBits(du, m, bytes);
+    if constexpr (32 / sizeof(T) <= 8) {
+      return bytes[0];
+    } else {  // read back with a load of the size stored, so the store forwards
+      std::uint32_t w;
+      if (hn::Lanes(du) <= 16) {
+        std::uint16_t h;
+        std::memcpy(&h, bytes, 2);
+        w = h;
+      } else {
+        std::memcpy(&w, bytes, 4);
+      }
+      return w;
+    }
+#endif
+  }
+
+  /// First (last) set bit of the row's match mask; n <= 64, so one word holds it.
+  template <class Match>
+  HWY_INLINE size_t first_or_last(const T* row, const Match& match) const {
+    const DU du;
+    std::uint64_t bits = 0;
+    for (size_t j = 0; j < chunks(); ++j) {
+      const size_t s = chunk_at(j);
+      bits |= mask_bits(du, match(hn::LoadU(du, row + s))) << s;
+    }
+    return o_.ties_last ? 63 - static_cast<size_t>(__builtin_clzll(bits)) : static_cast<size_t>(__builtin_ctzll(bits));
+  }
+
+  order_params o_;
+  size_t n_;
+  HWY_ALIGN T tile_[4][(32 / sizeof(T)) * (32 / sizeof(T))];  // smax, smin, umax, umin
+  hn::Vec<DU> res_[4];
+};
+
+#endif  // ARGX_CPU_LADDER
+
+/// Rows of n contiguous elements each (kernel entry point): across rows when short, one
+/// contig_scan per row otherwise.
+template <dtype D>
+void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::int64_t n, order_params o,
+          const sink& out) {
+  using T = bits_of<D>;
+  contig_scan<D> scan(o);
+  const T* base = static_cast<const T*>(data);
+#if ARGX_CPU_LADDER
+  const size_t L = hn::Lanes(hn::CappedTag<T, 32 / sizeof(T)>());
+  const size_t len = static_cast<size_t>(n), chunks = (len + L - 1) / L;
+  if (len >= L && len <= short_row_max) {
+    auto across = [&](auto c) {
+      rows_across<D, decltype(c)::value> a(o, len);
+      a.run(base, count, row_stride, out, scan);
+    };
+    switch (chunks) {
+      case 1: return across(std::integral_constant<size_t, 1>{});
+      case 2: return across(std::integral_constant<size_t, 2>{});
+      case 4: return across(std::integral_constant<size_t, 4>{});
+      default: return across(std::integral_constant<size_t, 0>{});
+    }
+  }
+#endif
+  const T* row = base;
+  for (std::int64_t r = 0; r < count; ++r, row += row_stride) {
+    const auto c = scan.run(row, static_cast<size_t>(n));
+    store<D>(out, out.first + r, cand{c.key, c.pos}, row[c.pos], o.keys);
+  }
+}
+
+}  // namespace argx::detail::cpu::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#undef ARGX_CPU_LADDER
+
+#endif  // include guard toggle
