@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Builds the two libFuzzer targets (.npy reader, plan/validation) with clang,
+# AddressSanitizer and UndefinedBehaviorSanitizer, writes their seed corpora and runs each
+# for SECONDS seconds. Exits non-zero on any finding; crashing inputs are left as
+# BUILD/fuzz-work/<target>-crash-* (replay one with: BUILD/tools/fuzz/<target> FILE).
+#
+# usage: tools/fuzz/run.sh [SECONDS=60] [BUILD=build-fuzz]
+# needs: clang, libclang-rt-14-dev (libFuzzer), meson, ninja
+set -euo pipefail
+seconds=${1:-60}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${2:-$root/build-fuzz}
+jobs=${JOBS:-2}
+
+command -v clang++ >/dev/null || { echo "run.sh: clang++ not found (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
+
+if [ ! -f "$build/build.ninja" ]; then
+  # The library and the reader get coverage instrumentation too (fuzzer-no-link), so
+  # libFuzzer steers into their branches; CUDA, tests and benchmarks stay out.
+  CC=clang CXX=clang++ meson setup "$build" "$root" \
+    -Dcuda=disabled -Dtests=disabled -Dbench=disabled \
+    -Dbuildtype=debugoptimized -Ddefault_library=static \
+    -Db_sanitize=address,undefined -Db_lundef=false \
+    -Dcpp_args="-fsanitize=fuzzer-no-link -fno-sanitize-recover=undefined" >/dev/null
+fi
+ninja -C "$build" -j "$jobs" tools/fuzz/npy_reader_fuzz tools/fuzz/plan_fuzz tools/fuzz/fuzz_seeds >/dev/null
+
+work=$build/fuzz-work
+mkdir -p "$work/npy-corpus" "$work/plan-corpus"
+"$build/tools/fuzz/fuzz_seeds" "$work/seeds"
+
+status=0
+for target in npy_reader plan; do
+  corpus=$work/${target%_reader}-corpus
+  seeds=$work/seeds/${target%_reader}
+  log=$work/$target.log
+  echo "== ${target}_fuzz for ${seconds} s"
+  if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+     "$build/tools/fuzz/${target}_fuzz" -max_total_time="$seconds" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
+       -print_final_stats=1 -artifact_prefix="$work/$target-" "$corpus" "$seeds" >"$log" 2>&1; then
+    grep -E "DONE|^Done|stat::number_of_executed_units|stat::peak_rss_mb" "$log" || true
+    echo "== ${target}_fuzz: no findings"
+  else
+    status=1
+    echo "== ${target}_fuzz: FINDING (log: $log)"
+    grep -E "ERROR|runtime error|SUMMARY|Test unit written" "$log" | head -n 20 || true
+  fi
+done
+exit $status
