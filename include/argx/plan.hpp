@@ -109,16 +109,18 @@ inline plan make_plan(const tensor_view& x, op o, const spec& s) {
     if (n < 0) throw error(errc::bad_shape, "input extent " + std::to_string(d) + " is negative (" + std::to_string(n) + ")");
     if (n == 0) { count = 0; continue; }
     std::int64_t reach;
+    if (x.strides[d] == std::numeric_limits<std::int64_t>::min())  // its magnitude does not fit
+      throw error(errc::shape_overflow, "input shape overflows 64-bit element counts or offsets");
     const std::int64_t st = x.strides[d] < 0 ? -x.strides[d] : x.strides[d];
-    if (x.strides[d] == std::numeric_limits<std::int64_t>::min() ||
-        detail::mul_overflows(nonzero_count, n, nonzero_count) || detail::mul_overflows(st, n - 1, reach) ||
+    if (detail::mul_overflows(nonzero_count, n, nonzero_count) || detail::mul_overflows(st, n - 1, reach) ||
         __builtin_add_overflow(span, reach, &span))
       throw error(errc::shape_overflow, "input shape overflows 64-bit element counts or offsets");
   }
   if (count != 0) count = nonzero_count;
-  std::int64_t bytes;
+  std::int64_t bytes, reachable;
   if (detail::mul_overflows(nonzero_count, static_cast<std::int64_t>(size_of(x.type)), bytes) ||
-      detail::mul_overflows(span + 1, static_cast<std::int64_t>(size_of(x.type)), bytes))
+      __builtin_add_overflow(span, 1, &reachable) ||
+      detail::mul_overflows(reachable, static_cast<std::int64_t>(size_of(x.type)), bytes))
     throw error(errc::shape_overflow, "input byte size overflows 64 bits");
 
   // Which dims are reduced.
