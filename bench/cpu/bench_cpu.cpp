@@ -93,8 +93,9 @@ std::uint64_t splitmix(std::uint64_t& s) {
   return z ^ (z >> 31);
 }
 
-/// Uniform values in [-1, 1) for floats (numpy_bench.py draws the same way), full-range
-/// integers otherwise: no NaN, few ties, the maximum anywhere.
+/// Uniform values in [-1, 1) for floats (numpy_bench.py draws the same way), random finite
+/// half/bfloat16, integers of any value but the type's largest: no NaN, few ties, and no
+/// element that would let a scan stop early.
 const unsigned char* data_for(const workload& w) {
   if (current.name == w.name) return current.data.get();
   current.data.reset();
@@ -117,9 +118,14 @@ const unsigned char* data_for(const workload& w) {
         std::memcpy(p + 2 * i, &b, 2);
         break;
       }
-      default: {
-        const std::uint64_t b = splitmix(s);
-        std::memcpy(p + argx::size_of(w.type) * i, &b, argx::size_of(w.type));
+      default: {  // integers: any value but the type's largest (which would end a scan early)
+        std::uint64_t b = splitmix(s);
+        const std::size_t size = argx::size_of(w.type);
+        const bool is_signed = w.type == argx::dtype::i8 || w.type == argx::dtype::i16 || w.type == argx::dtype::i32 ||
+                               w.type == argx::dtype::i64;
+        const std::uint64_t top = (size == 8 ? ~0ull : (1ull << (8 * size)) - 1) >> (is_signed ? 1 : 0);
+        if ((b & (size == 8 ? ~0ull : (1ull << (8 * size)) - 1)) == top) b ^= 1;
+        std::memcpy(p + size * i, &b, size);
       }
     }
   }
