@@ -8,10 +8,10 @@
 
 namespace argx::detail::gpu {
 
-/// Loads in flight per thread in the contiguous and strided loops.
-/// (the contiguous loop is software-pipelined: twice this many are in flight)
+/// 16-byte loads per batch in the contiguous and strided loops. The contiguous loop keeps
+/// one batch in flight while it folds the previous one.
 template <dtype D>
-inline constexpr int contiguous_unroll = vec_elems<D> >= 8 ? 2 : 4;
+inline constexpr int contiguous_unroll = 2;
 inline constexpr int team_unroll = 2;
 template <dtype D>
 inline constexpr int strided_unroll = vec_elems<D> >= 16 ? 2 : 4;
@@ -20,11 +20,11 @@ inline constexpr int team_max_threads = 256;
 inline constexpr int block_max_threads = 512;
 inline constexpr int strided_max_threads = 256;
 
-/// team: aligned groups of 2^team_log2 lanes; each group reduces one slice at a time
-/// (slices of fewer than 2^31 positions) and its first lane stores the winner. Rows made
-/// of whole aligned 16-byte vectors, at most two per lane, go two rows per group at a time.
-template <dtype D, bool General, bool Plain>
-__global__ void __launch_bounds__(team_max_threads) team_kernel(const plan p, const device_outputs out, const int team_log2) {
+/// Short aligned rows (whole 16-byte vectors, at most two per lane): two rows per team
+/// at a time, the winning element found in the registers of the lane that loaded it.
+template <dtype D, bool Plain, bool TiesLast>
+__device__ __forceinline__ void team_short_rows(const plan& p, const device_outputs& out, int team_log2,
+                                                std::int64_t stride) {
   using K = key_t<D>;
   using B = bits_t<D>;
   constexpr int V = vec_elems<D>;
@@ -33,38 +33,47 @@ __global__ void __launch_bounds__(team_max_threads) team_kernel(const plan p, co
   const std::int64_t teams_per_warp = 32 >> team_log2;
   const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const std::int64_t warps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
+  const int nvr = static_cast<int>(p.reduce_size) / V;
+  const B* base = static_cast<const B*>(p.data);
+  for (std::int64_t first = 2 * warp * teams_per_warp; first < p.outputs; first += 2 * warps * teams_per_warp) {
+    const std::int64_t oa = first + (lane >> team_log2), ob = oa + teams_per_warp;
+    const bool ha = oa < p.outputs, hb = ob < p.outputs;
+    const B* ra = base + (ha ? oa * stride : 0);
+    const B* rb = base + (hb ? ob * stride : 0);
+    short_row<D, Plain, TiesLast> a, b;
+    a.load(ra, ha, nvr, rank, team);
+    b.load(rb, hb, nvr, rank, team);
+    a.fold(ha, nvr, rank, team, p.keys);
+    b.fold(hb, nvr, rank, team, p.keys);
+    for (int step = team / 2; step > 0; step /= 2) {  // both rows' folds interleaved
+      const K ka = __shfl_xor_sync(device::full_warp, a.key, step);
+      const int va = __shfl_xor_sync(device::full_warp, a.vidx, step);
+      const K kb = __shfl_xor_sync(device::full_warp, b.key, step);
+      const int vb = __shfl_xor_sync(device::full_warp, b.vidx, step);
+      if (beats(ka, va, a.key, a.vidx, TiesLast)) a.key = ka, a.vidx = va;
+      if (beats(kb, vb, b.key, b.vidx, TiesLast)) b.key = kb, b.vidx = vb;
+    }
+    const int pa = a.resolve(a.key, a.vidx, rank, team, p.keys);
+    const int pb = b.resolve(b.key, b.vidx, rank, team, p.keys);
+    if (ha && pa >= 0) store_winner<D>(p, out, oa, ra + pa, candidate<K>{a.key, pa});
+    if (hb && pb >= 0) store_winner<D>(p, out, ob, rb + pb, candidate<K>{b.key, pb});
+  }
+}
+
+/// Any rows of fewer than 2^31 positions (General: any strides), one slice per team at a
+/// time; the team's first lane stores the winner.
+template <dtype D, bool General, bool Plain, bool TiesLast>
+__device__ __forceinline__ void team_rows(const plan& p, const device_outputs& out, int team_log2) {
+  using K = key_t<D>;
+  using B = bits_t<D>;
+  const int team = 1 << team_log2;
+  const int lane = threadIdx.x & 31, rank = lane & (team - 1);
+  const std::int64_t teams_per_warp = 32 >> team_log2;
+  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const std::int64_t warps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
   const int reduce = static_cast<int>(p.reduce_size);
   const B* base = static_cast<const B*>(p.data);
-  // Every loop bound below is the same for the whole warp, so every lane reaches the shuffles.
-  if constexpr (!General) {
-    const int nvr = reduce / V;
-    const std::int64_t stride = p.kept_extents.size() == 1 ? p.kept_strides[0] : 0;
-    if (p.kept_extents.size() == 1 && reduce % V == 0 && stride % V == 0 &&
-        reinterpret_cast<std::uintptr_t>(base) % 16 == 0 && nvr <= 2 * team) {
-      for (std::int64_t first = 2 * warp * teams_per_warp; first < p.outputs; first += 2 * warps * teams_per_warp) {
-        const std::int64_t oa = first + (lane >> team_log2), ob = oa + teams_per_warp;
-        const bool ha = oa < p.outputs, hb = ob < p.outputs;
-        const B* ra = base + (ha ? oa * stride : 0);
-        const B* rb = base + (hb ? ob * stride : 0);
-        auto a = ascending_best<K, int>::seeded(reduce, p.ties_last);
-        auto b = a;
-        scan_short_pair<D, Plain>(ra, rb, ha, hb, nvr, rank, team, p.keys, p.ties_last, a, b);
-        for (int step = team / 2; step > 0; step /= 2) {  // both rows' folds interleaved
-          const K ka = __shfl_xor_sync(device::full_warp, a.key, step);
-          const int pa = __shfl_xor_sync(device::full_warp, a.pos, step);
-          const K kb = __shfl_xor_sync(device::full_warp, b.key, step);
-          const int pb = __shfl_xor_sync(device::full_warp, b.pos, step);
-          a.merge(ka, pa, p.ties_last);
-          b.merge(kb, pb, p.ties_last);
-        }
-        if (rank == 0) {
-          if (ha) store_winner<D>(p, out, oa, ra + a.pos, candidate<K>{a.key, a.pos});
-          if (hb) store_winner<D>(p, out, ob, rb + b.pos, candidate<K>{b.key, b.pos});
-        }
-      }
-      return;
-    }
-  }
+  // The loop bound is the same for the whole warp, so every lane reaches the shuffles.
   for (std::int64_t first = warp * teams_per_warp; first < p.outputs; first += warps * teams_per_warp) {
     const std::int64_t o = first + (lane >> team_log2);
     auto best = ascending_best<K, int>::seeded(reduce, p.ties_last);
@@ -74,7 +83,7 @@ __global__ void __launch_bounds__(team_max_threads) team_kernel(const plan p, co
       if constexpr (General)
         scan_general<D, int>(p, slice, 0, reduce, rank, team, best);
       else
-        scan_contiguous<D, team_unroll, Plain, int>(slice, 0, reduce, rank, team, p.keys, p.ties_last, best);
+        scan_contiguous<D, team_unroll, Plain, TiesLast, int>(slice, 0, reduce, rank, team, p.keys, best);
     }
     device::warp_reduce_groups(best.key, best.pos, team, p.ties_last);
     if (o < p.outputs && rank == 0)
@@ -82,16 +91,38 @@ __global__ void __launch_bounds__(team_max_threads) team_kernel(const plan p, co
   }
 }
 
-/// block: one block per (slice, split). With one split the block stores the winner; with
-/// several, each block leaves a partial and the last of a slice's blocks to finish combines
-/// them, so a whole reduction takes one launch.
+/// team: aligned groups of 2^team_log2 lanes, each reducing one slice at a time.
 template <dtype D, bool General, bool Plain>
-__global__ void __launch_bounds__(block_max_threads) block_kernel(const plan p, const device_outputs out, const workspace_ptrs ws,
-                                                     const std::int64_t splits, const std::int64_t chunk) {
+__global__ void __launch_bounds__(team_max_threads) team_kernel(const plan p, const device_outputs out, const int team_log2) {
+  if constexpr (General) {
+    team_rows<D, true, false, false>(p, out, team_log2);  // run-time tie rule inside
+  } else {
+    constexpr int V = vec_elems<D>;
+    const std::int64_t reduce = p.reduce_size;
+    const std::int64_t stride = p.kept_extents.size() == 1 ? p.kept_strides[0] : 0;
+    const bool short_rows = p.kept_extents.size() == 1 && reduce % V == 0 && stride % V == 0 &&
+                            reinterpret_cast<std::uintptr_t>(p.data) % 16 == 0 && reduce / V <= 2 << team_log2;
+    if (short_rows) {
+      if (p.ties_last)
+        team_short_rows<D, Plain, true>(p, out, team_log2, stride);
+      else
+        team_short_rows<D, Plain, false>(p, out, team_log2, stride);
+    } else if (p.ties_last) {
+      team_rows<D, false, Plain, true>(p, out, team_log2);
+    } else {
+      team_rows<D, false, Plain, false>(p, out, team_log2);
+    }
+  }
+}
+
+/// The items of a block kernel: one (slice, split) at a time.
+template <dtype D, bool General, bool Plain, bool TiesLast>
+__device__ __forceinline__ void block_items(const plan& p, const device_outputs& out, const workspace_ptrs& ws,
+                                            std::int64_t splits, std::int64_t chunk,
+                                            typename device::block_argmax<key_t<D>, std::int64_t>::storage& tmp,
+                                            bool& last_flag) {
   using K = key_t<D>;
   using B = bits_t<D>;
-  __shared__ typename device::block_argmax<K, std::int64_t>::storage tmp;
-  __shared__ bool last_flag;
   const std::int64_t reduce = p.reduce_size, items = p.outputs * splits;
   const B* base = static_cast<const B*>(p.data);
   auto* parts = static_cast<partial<K>*>(ws.partials);
@@ -103,8 +134,8 @@ __global__ void __launch_bounds__(block_max_threads) block_kernel(const plan p, 
     if constexpr (General)
       scan_general<D, std::int64_t>(p, slice, begin, end, threadIdx.x, blockDim.x, best);
     else
-      scan_contiguous<D, contiguous_unroll<D>, Plain, std::int64_t>(slice, begin, end, threadIdx.x, blockDim.x, p.keys,
-                                                                 p.ties_last, best);
+      scan_contiguous<D, contiguous_unroll<D>, Plain, TiesLast, std::int64_t>(slice, begin, end, threadIdx.x,
+                                                                             blockDim.x, p.keys, best);
     candidate<K> c = device::block_argmax<K, std::int64_t>(tmp).reduce(candidate<K>{best.key, best.pos}, p.ties_last);
     if (splits == 1) {
       if (threadIdx.x == 0) store_winner<D>(p, out, o, slice + position_offset<General>(p, c.pos), c);
@@ -120,63 +151,83 @@ __global__ void __launch_bounds__(block_max_threads) block_kernel(const plan p, 
   }
 }
 
+/// block: one block per (slice, split). With one split the block stores the winner; with
+/// several, each block leaves a partial and the last of a slice's blocks to finish combines
+/// them, so a whole reduction takes one launch.
+template <dtype D, bool General, bool Plain>
+__global__ void __launch_bounds__(block_max_threads, 2) block_kernel(const plan p, const device_outputs out,
+                                                                     const workspace_ptrs ws, const std::int64_t splits,
+                                                                     const std::int64_t chunk) {
+  __shared__ typename device::block_argmax<key_t<D>, std::int64_t>::storage tmp;
+  __shared__ bool last_flag;
+  if (General || !p.ties_last)
+    block_items<D, General, Plain, false>(p, out, ws, splits, chunk, tmp, last_flag);
+  else
+    block_items<D, General, Plain, true>(p, out, ws, splits, chunk, tmp, last_flag);
+}
+
 /// Best of each of a lane's columns over reduced rows first, first + step, ... < r1,
-/// positions relative to r0; a lane with no row gets keys 0 at a position that loses every
-/// tie (lane 0 of a column always has row r0, so that never decides an answer).
+/// positions relative to r0. Accumulators start from argx's seed for the split (key 0 at
+/// its first row, or its last with ties_last: a real row, so a lane with no row changes no
+/// answer). Rows are loaded Unroll at a time, all in flight before any is folded.
 /// `col` points at row 0 of the first column; rows are `rs` elements apart.
-template <dtype D, int Unroll, bool Plain>
+template <dtype D, int Unroll, bool Plain, bool TiesLast>
 __device__ __forceinline__ void scan_columns(const bits_t<D>* col, std::int64_t rs, std::int64_t r0, std::int64_t first,
-                                             std::int64_t step, std::int64_t r1, int ncols, bool vector_ok,
-                                             key_params kp, bool ties_last,
+                                             std::int64_t step, std::int64_t r1, std::int64_t split_end, int ncols,
+                                             bool vector_ok, key_params kp,
                                              ascending_best<key_t<D>, unsigned> (&best)[vec_elems<D>]) {
   using B = bits_t<D>;
   constexpr int V = vec_elems<D>;
+  const unsigned seed_pos = TiesLast ? static_cast<unsigned>(split_end - 1 - r0) : 0u;
+#pragma unroll
+  for (int j = 0; j < V; ++j) best[j] = {key_t<D>(0), seed_pos};
   auto load_row = [&](std::int64_t r) {
     const B* row = col + r * rs;
     if (vector_ok) return load_vec<D>(row);
-    vec<D> x;
+    vec<D> x{{0, 0, 0, 0}};
+    B e[V];
 #pragma unroll
-    for (int j = 0; j < V; ++j) x.e[j] = j < ncols ? __ldg(row + j) : B(0);
+    for (int j = 0; j < V; ++j) e[j] = j < ncols ? __ldg(row + j) : B(0);
+    std::memcpy(x.w, e, 16);
     return x;
   };
-  if (first >= r1) {
-#pragma unroll
-    for (int j = 0; j < V; ++j) best[j] = {key_t<D>(0), ties_last ? 0u : ~0u};
-    return;
-  }
-  const vec<D> x0 = load_row(first);  // accumulators start from a real element
-#pragma unroll
-  for (int j = 0; j < V; ++j) best[j] = {order_key<D>(x0.e[j], loop_keys<Plain>(kp)), static_cast<unsigned>(first - r0)};
-  std::int64_t r = first + step;
-  for (; r + (Unroll - 1) * step < r1; r += Unroll * step) {
+  for (std::int64_t r = first; r < r1; r += Unroll * step) {
     vec<D> x[Unroll];
 #pragma unroll
-    for (int u = 0; u < Unroll; ++u) x[u] = load_row(r + u * step);
+    for (int u = 0; u < Unroll; ++u)
+      if (r + u * step < r1) x[u] = load_row(r + u * step);
 #pragma unroll
     for (int u = 0; u < Unroll; ++u)
+      if (r + u * step < r1)
 #pragma unroll
-      for (int j = 0; j < V; ++j)
-        best[j].take(order_key<D>(x[u].e[j], loop_keys<Plain>(kp)), static_cast<unsigned>(r + u * step - r0),
-                     ties_last);
-  }
-  for (; r < r1; r += step) {
-    const vec<D> x = load_row(r);
-#pragma unroll
-    for (int j = 0; j < V; ++j)
-      best[j].take(order_key<D>(x.e[j], loop_keys<Plain>(kp)), static_cast<unsigned>(r - r0), ties_last);
+        for (int j = 0; j < V; ++j)
+          best[j].template take<TiesLast>(order_key<D>(x[u].at(j), loop_keys<Plain>(kp)),
+                                          static_cast<unsigned>(r + u * step - r0));
   }
 }
 
-/// strided: [outer, R, inner] with inner contiguous. Work comes in warp items (tile,
-/// split): a tile is 2^col_log2 groups of 16/sizeof(T) neighbouring columns, one group per
-/// lane, the warp's other lanes taking every (32 >> col_log2)-th row of the split. Lanes
-/// fold their rows with shuffles; with several splits, the last warp of a tile to finish
-/// combines the splits' partials.
-template <dtype D, bool Plain>
-__global__ void __launch_bounds__(strided_max_threads) strided_kernel(const plan p, const device_outputs out,
-                                                                      const workspace_ptrs ws, const std::int64_t splits,
-                                                                      const std::int64_t chunk, const int col_log2,
-                                                                      const bool vector_ok) {
+/// Where a strided kernel lane's column group lives: its first output and element offset.
+/// Kept dims [outer, inner] (the usual case) avoid the general offset walk.
+__device__ __forceinline__ void column_group(const plan& p, std::int64_t g, std::int64_t per_outer, std::int64_t inner,
+                                             int V, std::int64_t& first_out, std::int64_t& offset, int& ncols) {
+  std::int64_t outer, c0;
+  if (g < (std::int64_t(1) << 31) && per_outer < (std::int64_t(1) << 31)) {
+    const unsigned q = static_cast<unsigned>(g) / static_cast<unsigned>(per_outer);
+    outer = q;
+    c0 = (g - static_cast<std::int64_t>(q) * per_outer) * V;
+  } else {
+    outer = g / per_outer;
+    c0 = (g - outer * per_outer) * V;
+  }
+  first_out = outer * inner + c0;
+  offset = p.kept_extents.size() == 2 ? outer * p.kept_strides[0] + c0 : kept_offset(p, first_out);
+  ncols = inner - c0 < V ? static_cast<int>(inner - c0) : V;
+}
+
+/// The warp items of the strided kernel.
+template <dtype D, bool Plain, bool TiesLast>
+__device__ __forceinline__ void strided_items(const plan& p, const device_outputs& out, const workspace_ptrs& ws,
+                                              std::int64_t splits, std::int64_t chunk, int col_log2, bool vector_ok) {
   using K = key_t<D>;
   using B = bits_t<D>;
   constexpr int V = vec_elems<D>;
@@ -192,18 +243,13 @@ __global__ void __launch_bounds__(strided_max_threads) strided_kernel(const plan
   const std::int64_t r0 = s * chunk, r1 = r0 + chunk < reduce ? r0 + chunk : reduce;
   const std::int64_t g = tile * cols + tx;
   const bool active = g < groups;
-  std::int64_t o0 = 0;
+  std::int64_t o0 = 0, offset = 0;
   int ncols = 0;
-  const B* col = static_cast<const B*>(p.data);
+  if (active) column_group(p, g, per_outer, inner, V, o0, offset, ncols);
+  const B* col = static_cast<const B*>(p.data) + offset;
   ascending_best<K, unsigned> best[V];
-  if (active) {
-    const std::int64_t outer = g / per_outer, c0 = (g - outer * per_outer) * V;
-    o0 = outer * inner + c0;
-    ncols = inner - c0 < V ? static_cast<int>(inner - c0) : V;
-    col += kept_offset(p, o0);
-  }
-  scan_columns<D, strided_unroll<D>, Plain>(col, rs, r0, r0 + ty, row_lanes, active ? r1 : r0, ncols, vector_ok, p.keys,
-                                     p.ties_last, best);
+  scan_columns<D, strided_unroll<D>, Plain, TiesLast>(col, rs, r0, r0 + ty, row_lanes, active ? r1 : r0, r1, ncols,
+                                                      vector_ok, p.keys, best);
   // Fold the row lanes of each column: lanes tx, tx + cols, ... differ in the high bits.
   for (int off = cols; off < 32; off <<= 1)
 #pragma unroll
@@ -229,23 +275,51 @@ __global__ void __launch_bounds__(strided_max_threads) strided_kernel(const plan
 #pragma unroll
     for (int j = 0; j < V; ++j)
       if (j < ncols) store_partial(parts, s * p.outputs + o0 + j, candidate<K>{best[j].key, r0 + best[j].pos});
-  if (!warp_arrive_last(ws.counters + tile, static_cast<unsigned>(splits))) return;
-  // The last warp of the tile: every lane folds a share of the splits of each column.
-  for (int t = 0; t < cols; ++t) {
-    const std::int64_t gt = tile * cols + t;
-    if (gt >= groups) break;
-    const std::int64_t outer = gt / per_outer, c0 = (gt - outer * per_outer) * V;
-    const std::int64_t first_out = outer * inner + c0;
-    const int n = inner - c0 < V ? static_cast<int>(inner - c0) : V;
-    const B* column = static_cast<const B*>(p.data) + kept_offset(p, first_out);
-    for (int j = 0; j < n; ++j) {
-      candidate<K> c = seed<K>(reduce, p.ties_last);
-      for (std::int64_t q = lane; q < splits; q += 32)
-        c = combine(c, load_partial(parts, q * p.outputs + first_out + j), p.ties_last);
-      c = device::warp_argmax<32>(c, p.ties_last);
-      if (lane == 0) store_winner<D>(p, out, first_out + j, column + c.pos * rs + j, c);
+  if (!warp_arrive_last(ws.counters + tile, static_cast<unsigned>(splits), writer)) return;
+  // The last warp of the tile: lane (tx, ty) folds splits ty, ty + row_lanes, ... of its
+  // columns, four loads in flight, then the row-lane fold again.
+  candidate<K> c[V];
+#pragma unroll
+  for (int j = 0; j < V; ++j) c[j] = seed<K>(reduce, p.ties_last);
+  if (active) {
+    for (std::int64_t q = ty; q < splits; q += 4 * row_lanes) {
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+        const std::int64_t qs = q + u * row_lanes;
+        if (qs < splits)
+#pragma unroll
+          for (int j = 0; j < V; ++j)
+            if (j < ncols) c[j] = combine(c[j], load_partial(parts, qs * p.outputs + o0 + j), p.ties_last);
+      }
     }
   }
+  for (int off = cols; off < 32; off <<= 1)
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      const K k = __shfl_xor_sync(device::full_warp, c[j].key, off);
+      const std::int64_t q = __shfl_xor_sync(device::full_warp, c[j].pos, off);
+      c[j] = combine(c[j], candidate<K>{k, q}, p.ties_last);
+    }
+  if (writer)
+#pragma unroll
+    for (int j = 0; j < V; ++j)
+      if (j < ncols) store_winner<D>(p, out, o0 + j, col + c[j].pos * rs + j, c[j]);
+}
+
+/// strided: [outer, R, inner] with inner contiguous. Work comes in warp items (tile,
+/// split): a tile is 2^col_log2 groups of 16/sizeof(T) neighbouring columns, one group per
+/// lane, the warp's other lanes taking every (32 >> col_log2)-th row of the split. Lanes
+/// fold their rows with shuffles; with several splits, the last warp of a tile to finish
+/// combines the splits' partials, its lanes sharing the splits the same way.
+template <dtype D, bool Plain>
+__global__ void __launch_bounds__(strided_max_threads) strided_kernel(const plan p, const device_outputs out,
+                                                                      const workspace_ptrs ws, const std::int64_t splits,
+                                                                      const std::int64_t chunk, const int col_log2,
+                                                                      const bool vector_ok) {
+  if (p.ties_last)
+    strided_items<D, Plain, true>(p, out, ws, splits, chunk, col_log2, vector_ok);
+  else
+    strided_items<D, Plain, false>(p, out, ws, splits, chunk, col_log2, vector_ok);
 }
 
 template <dtype D>

@@ -39,7 +39,8 @@ launch_config choose_strided(const plan& p, const tuning& t, const device_limits
   const std::int64_t lanes_along_r = 32 >> c.team_log2;
   const std::int64_t tiles = ceil_div(groups, std::int64_t(1) << c.team_log2);
   // Too few tiles to fill the GPU: cut the reduced dim into splits, one warp each.
-  const std::int64_t resident_warps = d.resident_threads() / 32;
+  const std::int64_t resident_warps =
+      static_cast<std::int64_t>(d.multiprocessors) * t.strided.blocks_per_multiprocessor * (c.threads / 32);
   std::int64_t splits = std::max<std::int64_t>(1, ceil_div(resident_warps, tiles));
   splits = std::min(splits, std::max<std::int64_t>(1, reduce / (lanes_along_r * t.min_split_rows)));
   splits = std::max(splits, ceil_div(reduce, std::int64_t(1) << 31));  // 32-bit positions inside a split
@@ -96,6 +97,7 @@ launch_config choose_launch(const plan& p, const tuning& t, const device_limits&
   const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * t.block.blocks_per_multiprocessor;
   std::int64_t splits = std::max<std::int64_t>(1, ceil_div(target, outputs));
   splits = std::min(splits, std::max<std::int64_t>(1, reduce / t.min_split_elements));
+  splits = std::max(splits, ceil_div(reduce, std::int64_t(1) << 30));  // 32-bit vector indices inside a split
   c.chunk = ceil_div(ceil_div(reduce, splits), vec) * vec;  // whole 16-byte vectors per split
   c.splits = ceil_div(reduce, c.chunk);
   c.blocks = std::max<std::int64_t>(1, std::min(outputs * c.splits, target));

@@ -1,26 +1,18 @@
 // Tile level: how one thread, or a team of threads, walks its share of a slice and keeps
-// the best candidate; how a winner is stored; how blocks that split a slice meet.
-// Built on the block/warp building blocks (argx/device/block_argmax.cuh).
+// the best candidate; how a winner is stored; how blocks or warps that split a slice meet.
+// Built on the block/warp building blocks (argx/device/block_argmax.cuh) and the element
+// level (elements.cuh).
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include <argx/device/block_argmax.cuh>
 #include <argx/plan.hpp>
 
+#include "elements.cuh"
 #include "launch.hpp"
 
 namespace argx::detail::gpu {
-
-template <dtype D>
-using bits_t = typename dtype_traits<D>::bits_type;
-template <dtype D>
-using key_t = typename dtype_traits<D>::key_type;
-
-/// Elements in one 16-byte vector load (4 floats, 8 halves, 16 bytes...).
-template <dtype D>
-inline constexpr int vec_elems = static_cast<int>(16 / sizeof(bits_t<D>));
 
 /// A partial candidate as stored in the workspace: 16 bytes whatever the key width.
 template <class K>
@@ -28,38 +20,6 @@ struct partial {
   K key;
   std::int64_t pos;
 };
-
-// ---- loads ---------------------------------------------------------------------------------
-
-template <dtype D>
-struct vec {
-  bits_t<D> e[vec_elems<D>];
-};
-
-/// One 16-byte load (p must be 16-byte aligned), through the read-only path.
-template <dtype D>
-__device__ __forceinline__ vec<D> load_vec(const bits_t<D>* p) {
-  const uint4 raw = __ldg(reinterpret_cast<const uint4*>(p));
-  vec<D> v;
-  std::memcpy(&v, &raw, sizeof(v));
-  return v;
-}
-
-template <dtype D>
-__device__ __forceinline__ key_t<D> key_at(const bits_t<D>* p, key_params kp) {
-  return order_key<D>(__ldg(p), kp);
-}
-
-// ---- keys ------------------------------------------------------------------------------------
-
-/// The key parameters a loop is compiled for. Plain loops know that abs and nan_ignore
-/// are off (the common case), so order_key folds to a few instructions per element;
-/// argmin stays a run-time flag (one xor). Either way the key is order_key's.
-template <bool Plain>
-__device__ __forceinline__ key_params loop_keys(key_params kp) {
-  if constexpr (Plain) return key_params{kp.argmin, false, false};
-  return kp;
-}
 
 // ---- a thread's running best ------------------------------------------------------------
 
@@ -70,6 +30,12 @@ __device__ __forceinline__ bool better_later(K k, K best, bool ties_last) {
   bool b = k > best;
   b |= ties_last & (k == best);
   return b;
+}
+/// The same with the tie rule known at compile time: one compare.
+template <bool TiesLast, class K>
+__device__ __forceinline__ bool better_later(K k, K best) {
+  if constexpr (TiesLast) return k >= best;
+  return k > best;
 }
 
 /// The best candidate of one thread over positions it visits in ascending order. Because
@@ -89,6 +55,12 @@ struct ascending_best {
     key = b ? k : key;
     pos = b ? p : pos;
   }
+  template <bool TiesLast>
+  __device__ __forceinline__ void take(K k, P p) {
+    const bool b = better_later<TiesLast>(k, key);
+    key = b ? k : key;
+    pos = b ? p : pos;
+  }
   /// Folds in a candidate at any position (full combine).
   __device__ __forceinline__ void merge(K k, P p, bool ties_last) {
     if (beats(k, static_cast<std::int64_t>(p), key, static_cast<std::int64_t>(pos), ties_last)) {
@@ -98,111 +70,119 @@ struct ascending_best {
   }
 };
 
-/// The largest key of a vector's elements.
-template <dtype D, bool Plain>
-__device__ __forceinline__ key_t<D> vec_max_key(const vec<D>& x, key_params kp) {
-  key_t<D> m = order_key<D>(x.e[0], loop_keys<Plain>(kp));
-#pragma unroll
-  for (int j = 1; j < vec_elems<D>; ++j) {
-    const key_t<D> k = order_key<D>(x.e[j], loop_keys<Plain>(kp));
-    m = k > m ? k : m;
-  }
-  return m;
-}
-
-/// The position in x (first, or last with ties_last) whose key is `key` (which must occur).
-template <dtype D>
-__device__ __forceinline__ int vec_find_key(const vec<D>& x, key_t<D> key, key_params kp, bool ties_last) {
-  int found = -1;
-#pragma unroll
-  for (int j = 0; j < vec_elems<D>; ++j)
-    if (order_key<D>(x.e[j], kp) == key && (ties_last || found < 0)) found = j;
-  return found;
-}
-
 // ---- contiguous runs ---------------------------------------------------------------------
 
 /// Visits positions [begin, end) of a contiguous slice (`slice` points at position 0) as
 /// member `rank` of a team of `team` threads: a scalar head up to the first 16-byte
-/// boundary, 16-byte vectors dealt round-robin (Unroll loads in flight), a scalar tail.
-/// The vectors keep only their best key and where that vector starts; the winning vector
-/// is read once more at the end to find the element. The slice must be aligned to its
-/// element size.
-template <dtype D, int Unroll, bool Plain, class P>
+/// boundary, 16-byte vectors dealt round-robin, a scalar tail. The vectors keep only their
+/// best key and which vector that was; the winning vector is read once more at the end to
+/// find the element. Loads are software-pipelined through two register buffers: the next
+/// Unroll vectors are in flight while this batch is folded. The slice must be aligned to
+/// its element size, and end - begin < 2^31.
+template <dtype D, int Unroll, bool Plain, bool TiesLast, class P>
 __device__ __forceinline__ void scan_contiguous(const bits_t<D>* slice, P begin, P end, int rank, int team,
-                                                key_params kp, bool ties_last, ascending_best<key_t<D>, P>& best) {
+                                                key_params kp, ascending_best<key_t<D>, P>& best) {
   using B = bits_t<D>;
   using K = key_t<D>;
   constexpr int V = vec_elems<D>;
   const unsigned misalign = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(slice + begin) & 15u) / sizeof(B);
   P head = misalign ? static_cast<P>(V - misalign) : P(0);
   if (head > end - begin) head = end - begin;
-  for (P i = begin + rank; i < begin + head; i += team) best.take(key_at<D>(slice + i, kp), i, ties_last);
+  for (P i = begin + rank; i < begin + head; i += team) best.template take<TiesLast>(key_at<D>(slice + i, kp), i);
 
   const P body = begin + head;
-  const P nvec = (end - body) / V;
+  const int nvec = static_cast<int>((end - body) / V);
   const B* vbase = slice + body;
   K vkey = 0;
-  P vidx = -1;  // the winning vector's index (none yet)
-  P v = rank;
-  auto fold = [&](const vec<D>& x, P index) {
+  int vidx = -1;  // the winning vector (none yet)
+  auto fold = [&](const vec<D>& x, int index) {
     const K m = vec_max_key<D, Plain>(x, kp);
-    const bool b = better_later(m, vkey, ties_last);
+    const bool b = better_later<TiesLast>(m, vkey);
     vkey = b ? m : vkey;
     vidx = b ? index : vidx;
   };
-  // Software-pipelined: the next Unroll loads are issued before this batch is folded, so
-  // every thread keeps 2 * Unroll 16-byte loads in flight.
-  if (v + P(Unroll - 1) * team < nvec) {
-    vec<D> x[Unroll];
+  auto load = [&](vec<D>(&x)[Unroll], int at) {
 #pragma unroll
-    for (int u = 0; u < Unroll; ++u) x[u] = load_vec<D>(vbase + (v + P(u) * team) * V);
-    for (;;) {
-      const P next = v + P(Unroll) * team;
-      const bool more = next + P(Unroll - 1) * team < nvec;
-      vec<D> y[Unroll];
-      if (more) {
+    for (int u = 0; u < Unroll; ++u) x[u] = load_vec<D>(vbase + static_cast<P>(at + u * team) * V);
+  };
+  auto fold_all = [&](const vec<D>(&x)[Unroll], int at) {
 #pragma unroll
-        for (int u = 0; u < Unroll; ++u) y[u] = load_vec<D>(vbase + (next + P(u) * team) * V);
-      }
-#pragma unroll
-      for (int u = 0; u < Unroll; ++u) fold(x[u], v + P(u) * team);
-      v = next;
-      if (!more) break;
-#pragma unroll
-      for (int u = 0; u < Unroll; ++u) x[u] = y[u];
+    for (int u = 0; u < Unroll; ++u) fold(x[u], at + u * team);
+  };
+  int v = rank;
+  const int step = Unroll * team;
+  if (v + (Unroll - 1) * team < nvec) {
+    vec<D> x[Unroll], y[Unroll];
+    load(x, v);
+    for (;;) {  // x and y take turns: one batch in flight while the other is folded
+      const int n1 = v + step;
+      const bool more1 = n1 + (Unroll - 1) * team < nvec;
+      if (more1) load(y, n1);
+      fold_all(x, v);
+      v = n1;
+      if (!more1) break;
+      const int n2 = v + step;
+      const bool more2 = n2 + (Unroll - 1) * team < nvec;
+      if (more2) load(x, n2);
+      fold_all(y, v);
+      v = n2;
+      if (!more2) break;
     }
   }
-  for (; v < nvec; v += team) fold(load_vec<D>(vbase + v * V), v);
-  for (P i = body + nvec * V + rank; i < end; i += team) best.take(key_at<D>(slice + i, kp), i, ties_last);
+  {  // the last vectors, fewer than Unroll: all loaded before any is folded
+    vec<D> x[Unroll];
+#pragma unroll
+    for (int u = 0; u < Unroll - 1; ++u)
+      if (v + u * team < nvec) x[u] = load_vec<D>(vbase + static_cast<P>(v + u * team) * V);
+#pragma unroll
+    for (int u = 0; u < Unroll - 1; ++u)
+      if (v + u * team < nvec) fold(x[u], v + u * team);
+  }
+  for (P i = body + static_cast<P>(nvec) * V + rank; i < end; i += team)
+    best.template take<TiesLast>(key_at<D>(slice + i, kp), i);
   if (vidx >= 0) {
-    const int j = vec_find_key<D>(load_vec<D>(vbase + vidx * V), vkey, kp, ties_last);
-    best.merge(vkey, body + vidx * V + j, ties_last);
+    const int j = vec_find_key<D>(load_vec<D>(vbase + static_cast<P>(vidx) * V), vkey, kp, TiesLast);
+    best.merge(vkey, body + static_cast<P>(vidx) * V + j, TiesLast);
   }
 }
 
-/// Short aligned rows for a team kernel: each of the team's lanes holds vectors `rank` and
-/// `rank + team` of two rows at once (all four loads in flight), positions ascending.
-template <dtype D, bool Plain>
-__device__ __forceinline__ void scan_short_pair(const bits_t<D>* row_a, const bits_t<D>* row_b, bool has_a, bool has_b,
-                                                int nvr, int rank, int team, key_params kp, bool ties_last,
-                                                ascending_best<key_t<D>, int>& a, ascending_best<key_t<D>, int>& b) {
-  constexpr int V = vec_elems<D>;
-  const bool lo = rank < nvr, hi = rank + team < nvr;
-  vec<D> x[4];
-  if (has_a && lo) x[0] = load_vec<D>(row_a + rank * V);
-  if (has_a && hi) x[1] = load_vec<D>(row_a + (rank + team) * V);
-  if (has_b && lo) x[2] = load_vec<D>(row_b + rank * V);
-  if (has_b && hi) x[3] = load_vec<D>(row_b + (rank + team) * V);
-#pragma unroll
-  for (int u = 0; u < 4; ++u) {
-    if (!((u < 2 ? has_a : has_b) && ((u & 1) ? hi : lo))) continue;
-    auto& best = u < 2 ? a : b;
-    const int first = ((u & 1) ? rank + team : rank) * V;
-#pragma unroll
-    for (int j = 0; j < V; ++j) best.take(order_key<D>(x[u].e[j], loop_keys<Plain>(kp)), first + j, ties_last);
+/// One row of a team kernel's short-row path (rows of whole, aligned 16-byte vectors, at
+/// most two per lane): the lane's vectors `rank` and `rank + team` stay in registers, the
+/// lane's best vector is chosen by key, the team agrees on the best (key, vector index),
+/// and the lane holding that vector finds the element in it.
+template <dtype D, bool Plain, bool TiesLast>
+struct short_row {
+  key_t<D> key;
+  int vidx;  // the lane's best vector; for a lane without one, a position that loses ties
+  vec<D> x[2];
+
+  __device__ __forceinline__ void load(const bits_t<D>* row, bool has, int nvr, int rank, int team) {
+    constexpr int V = vec_elems<D>;
+    if (has && rank < nvr) x[0] = load_vec<D>(row + rank * V);
+    if (has && rank + team < nvr) x[1] = load_vec<D>(row + (rank + team) * V);
   }
-}
+  __device__ __forceinline__ void fold(bool has, int nvr, int rank, int team, key_params kp) {
+    key = 0;
+    vidx = TiesLast ? -1 : 0x7fffffff;
+    if (has && rank < nvr) {
+      key = vec_max_key<D, Plain>(x[0], kp);
+      vidx = rank;
+    }
+    if (has && rank + team < nvr) {
+      const key_t<D> k = vec_max_key<D, Plain>(x[1], kp);
+      if (better_later<TiesLast>(k, key)) {
+        key = k;
+        vidx = rank + team;
+      }
+    }
+  }
+  /// After the team agreed on (k, v): the winning element's position in the row, in the
+  /// lane holding vector v; -1 in the others.
+  __device__ __forceinline__ int resolve(key_t<D> k, int v, int rank, int team, key_params kp) const {
+    if (v != rank && v != rank + team) return -1;
+    return v * vec_elems<D> + vec_find_key<D>(x[v == rank ? 0 : 1], k, kp, TiesLast);
+  }
+};
 
 // ---- any strides: an odometer over the reduced dims --------------------------------------
 
@@ -280,11 +260,11 @@ __device__ __forceinline__ void store_winner(const plan& p, const device_outputs
 
 // ---- blocks that split one slice ------------------------------------------------------------
 
-/// Called by every thread of a block after it wrote its partials: true in every thread of
-/// the last block of `expected` to arrive at `counter`. That block sees every partial the
-/// others wrote; the counter is back at zero for the next launch.
+/// Called by every thread of a block after thread 0 wrote the block's partial: true in
+/// every thread of the last block of `expected` to arrive at `counter`. That block sees
+/// every partial the others wrote; the counter is back at zero for the next launch.
 __device__ inline bool arrive_last(unsigned* counter, unsigned expected, bool& flag) {
-  __threadfence();  // this thread's partials are visible device-wide before the count
+  if (threadIdx.x == 0) __threadfence();  // the partial is visible device-wide before the count
   __syncthreads();
   if (threadIdx.x == 0) {
     const bool last = atomicAdd(counter, 1u) == expected - 1;
@@ -299,9 +279,9 @@ __device__ inline bool arrive_last(unsigned* counter, unsigned expected, bool& f
 }
 
 /// The same for a warp that finished its item alone: true in every lane of the last warp
-/// of `expected` to arrive. Every lane that wrote partials has fenced them first.
-__device__ inline bool warp_arrive_last(unsigned* counter, unsigned expected) {
-  __threadfence();
+/// of `expected` to arrive. Lanes that wrote partials (`wrote`) fence them first.
+__device__ inline bool warp_arrive_last(unsigned* counter, unsigned expected, bool wrote) {
+  if (wrote) __threadfence();
   __syncwarp();
   unsigned last = 0;
   if ((threadIdx.x & 31) == 0) {

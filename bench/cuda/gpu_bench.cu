@@ -224,9 +224,32 @@ int main(int argc, char** argv) {
   std::printf("device: %s, %d SMs; empty launch %.2f us; read ceiling %.0f GB/s (1 GiB)\n", prop.name,
               prop.multiProcessorCount, empty_ms * 1e3, max_bytes / big_ceiling_ms / 1e6);
 
+  // Host-side cost of one call, without waiting for the GPU: a pointer query, and a whole
+  // argx::cuda call on 1024 floats (validation, plan, checks, launch).
+  double attr_us = 0, call_us = 0;
+  {
+    cudaPointerAttributes a{};
+    const int n = 2000;
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < n; ++i) check(cudaPointerGetAttributes(&a, input), "attributes");
+    attr_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n;
+    const auto x = argx::make_view(static_cast<const float*>(input), {1024}, argx::memory_space::device);
+    const auto o = argx::make_output(indices, argx::shape{}, argx::memory_space::device);
+    for (int i = 0; i < 50; ++i) argx::argmax(argx::cuda.on(stream), x, o);
+    check(cudaStreamSynchronize(stream), "sync");
+    t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < n; ++i) argx::argmax(argx::cuda.on(stream), x, o);
+    call_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n;
+    check(cudaStreamSynchronize(stream), "sync");
+    std::printf("host: cudaPointerGetAttributes %.2f us; argx::cuda call (enqueue only, 2^10 floats) %.2f us\n", attr_us,
+                call_us);
+  }
+
   std::string json = "{\n  \"device\": \"" + json_escape(prop.name) + "\",\n  \"multiprocessors\": " +
                      std::to_string(prop.multiProcessorCount) + ",\n  \"empty_launch_ms\": " + std::to_string(empty_ms) +
-                     ",\n  \"ceiling_1GiB_ms\": " + std::to_string(big_ceiling_ms) + ",\n  \"cases\": [\n";
+                     ",\n  \"ceiling_1GiB_ms\": " + std::to_string(big_ceiling_ms) +
+                     ",\n  \"host_pointer_query_us\": " + std::to_string(attr_us) + ",\n  \"host_call_us\": " +
+                     std::to_string(call_us) + ",\n  \"cases\": [\n";
   bool all_agree = true;
   auto cases = all_cases(quick);
   if (!only.empty()) {

@@ -1,0 +1,238 @@
+// Element level: raw bits, 16-byte vector loads, keys, and the value-domain shortcut of
+// plain reductions. Included by the tile level.
+//
+// The shortcut: with abs and nan_ignore off ("plain"), order_key orders non-NaN values
+// exactly as the values order (±0 equal) and puts every NaN above them. So the element of
+// a vector with the largest key can be found with the hardware's NaN-propagating max (min
+// for argmin), a packed instruction for two halves; order_key is then taken of that one
+// element, and keys decide everything else (which vector, ties, reported index). The
+// result is the same bits as evaluating order_key on every element; the oracle tests
+// check it.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <argx/order.hpp>
+
+namespace argx::detail::gpu {
+
+template <dtype D>
+using bits_t = typename dtype_traits<D>::bits_type;
+template <dtype D>
+using key_t = typename dtype_traits<D>::key_type;
+
+/// Elements in one 16-byte vector load (4 floats, 8 halves, 16 bytes...).
+template <dtype D>
+inline constexpr int vec_elems = static_cast<int>(16 / sizeof(bits_t<D>));
+
+/// 16 bytes of elements as four 32-bit words; at(j) is element j's bits.
+template <dtype D>
+struct vec {
+  std::uint32_t w[4];
+
+  __device__ __forceinline__ bits_t<D> at(int j) const {
+    constexpr int size = sizeof(bits_t<D>);
+    if constexpr (size == 8) return w[2 * j] | (static_cast<std::uint64_t>(w[2 * j + 1]) << 32);
+    if constexpr (size == 4) return w[j];
+    if constexpr (size == 2) return static_cast<bits_t<D>>(w[j / 2] >> (16 * (j % 2)));
+    if constexpr (size == 1) return static_cast<bits_t<D>>(w[j / 4] >> (8 * (j % 4)));
+  }
+};
+
+/// One 16-byte load (p must be 16-byte aligned), through the read-only path.
+template <dtype D>
+__device__ __forceinline__ vec<D> load_vec(const bits_t<D>* p) {
+  const uint4 raw = __ldg(reinterpret_cast<const uint4*>(p));
+  return vec<D>{{raw.x, raw.y, raw.z, raw.w}};
+}
+
+template <dtype D>
+__device__ __forceinline__ key_t<D> key_at(const bits_t<D>* p, key_params kp) {
+  return order_key<D>(__ldg(p), kp);
+}
+
+/// The key parameters a loop is compiled for: plain loops know abs and nan_ignore are off,
+/// so order_key folds to a few instructions; argmin stays a run-time flag.
+template <bool Plain>
+__device__ __forceinline__ key_params loop_keys(key_params kp) {
+  if constexpr (Plain) return key_params{kp.argmin, false, false};
+  return kp;
+}
+
+// ---- the value-domain shortcut of plain reductions -------------------------------------------
+
+namespace plain_detail {
+
+__device__ __forceinline__ float max_nan(float a, float b) {
+  float r;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
+
+template <class T>
+__device__ __forceinline__ T from_bits(std::uint32_t w) {
+  T t;
+  std::memcpy(&t, &w, 4);
+  return t;
+}
+template <class T>
+__device__ __forceinline__ std::uint32_t to_bits(T t) {
+  std::uint32_t w;
+  std::memcpy(&w, &t, 4);
+  return w;
+}
+
+// Packed halves (T2 = __half2 or __nv_bfloat162): NaN-propagating max of 8 elements.
+template <class T2>
+__device__ __forceinline__ std::uint16_t best_of_halves(const std::uint32_t (&w)[4], std::uint32_t flip2) {
+  const T2 a = __hmax2_nan(from_bits<T2>(w[0] ^ flip2), from_bits<T2>(w[1] ^ flip2));
+  const T2 b = __hmax2_nan(from_bits<T2>(w[2] ^ flip2), from_bits<T2>(w[3] ^ flip2));
+  const std::uint32_t m = to_bits(__hmax2_nan(a, b));
+  const T2 lo = from_bits<T2>(m & 0xffffu), hi = from_bits<T2>(m >> 16);
+  return static_cast<std::uint16_t>(to_bits(__hmax2_nan(lo, hi)) & 0xffffu);
+}
+
+}  // namespace plain_detail
+
+/// Value-domain operations of a plain reduction of dtype D (abs and nan_ignore off):
+///  flip(argmin): a mask that, xor-ed into the bits, turns "smallest" into "largest";
+///  best(x, f):   bits of an element of x with the largest key (a canonical NaN if any is NaN);
+///  same_key(a, b): order_key(a) == order_key(b).
+template <dtype D>
+struct plain;
+
+template <>
+struct plain<dtype::f32> {
+  static __device__ __forceinline__ std::uint32_t flip(bool argmin) { return argmin ? 0x80000000u : 0u; }
+  static __device__ __forceinline__ std::uint32_t best(const vec<dtype::f32>& x, std::uint32_t f) {
+    using plain_detail::max_nan;
+    const float m = max_nan(max_nan(__uint_as_float(x.w[0] ^ f), __uint_as_float(x.w[1] ^ f)),
+                            max_nan(__uint_as_float(x.w[2] ^ f), __uint_as_float(x.w[3] ^ f)));
+    return __float_as_uint(m) ^ f;
+  }
+  static __device__ __forceinline__ bool same_key(std::uint32_t a, std::uint32_t b) {
+    const float x = __uint_as_float(a), y = __uint_as_float(b);
+    return x == y || (x != x && y != y);
+  }
+};
+
+template <>
+struct plain<dtype::f64> {
+  static __device__ __forceinline__ std::uint64_t flip(bool argmin) { return argmin ? 0x8000000000000000ull : 0ull; }
+  static __device__ __forceinline__ std::uint64_t best(const vec<dtype::f64>& x, std::uint64_t f) {
+    const double a = __longlong_as_double(static_cast<long long>(x.at(0) ^ f));
+    const double b = __longlong_as_double(static_cast<long long>(x.at(1) ^ f));
+    if (a != a || b != b) return 0x7ff8000000000000ull;
+    return static_cast<std::uint64_t>(__double_as_longlong(fmax(a, b))) ^ f;
+  }
+  static __device__ __forceinline__ bool same_key(std::uint64_t a, std::uint64_t b) {
+    const double x = __longlong_as_double(static_cast<long long>(a)), y = __longlong_as_double(static_cast<long long>(b));
+    return x == y || (x != x && y != y);
+  }
+};
+
+template <>
+struct plain<dtype::f16> {
+  static __device__ __forceinline__ std::uint16_t flip(bool argmin) { return argmin ? 0x8000u : 0u; }
+  static __device__ __forceinline__ std::uint16_t best(const vec<dtype::f16>& x, std::uint16_t f) {
+    return plain_detail::best_of_halves<__half2>(x.w, f * 0x10001u) ^ f;
+  }
+  static __device__ __forceinline__ bool same_key(std::uint16_t a, std::uint16_t b) {
+    const float x = __half2float(__ushort_as_half(a)), y = __half2float(__ushort_as_half(b));
+    return x == y || (x != x && y != y);
+  }
+};
+
+template <>
+struct plain<dtype::bf16> {
+  static __device__ __forceinline__ std::uint16_t flip(bool argmin) { return argmin ? 0x8000u : 0u; }
+  static __device__ __forceinline__ std::uint16_t best(const vec<dtype::bf16>& x, std::uint16_t f) {
+    return plain_detail::best_of_halves<__nv_bfloat162>(x.w, f * 0x10001u) ^ f;
+  }
+  static __device__ __forceinline__ bool same_key(std::uint16_t a, std::uint16_t b) {
+    const float x = __uint_as_float(static_cast<std::uint32_t>(a) << 16), y = __uint_as_float(static_cast<std::uint32_t>(b) << 16);
+    return x == y || (x != x && y != y);
+  }
+};
+
+// Integers: xor with all-ones reverses the order (signed and unsigned alike), so argmin is
+// a max of flipped bits.
+template <dtype D, bool Signed>
+struct plain_int32_or_less {
+  using B = bits_t<D>;
+  static constexpr int size = sizeof(B);
+  static __device__ __forceinline__ B flip(bool argmin) { return argmin ? static_cast<B>(~B(0)) : B(0); }
+  static __device__ __forceinline__ std::uint32_t vmax(std::uint32_t a, std::uint32_t b) {
+    if constexpr (size == 4) return Signed ? static_cast<std::uint32_t>(max(static_cast<int>(a), static_cast<int>(b))) : max(a, b);
+    if constexpr (size == 2) return Signed ? __vmaxs2(a, b) : __vmaxu2(a, b);
+    if constexpr (size == 1) return Signed ? __vmaxs4(a, b) : __vmaxu4(a, b);
+  }
+  static __device__ __forceinline__ B best(const vec<D>& x, B f) {
+    const std::uint32_t f4 = static_cast<std::uint32_t>(f) * (size == 4 ? 1u : size == 2 ? 0x10001u : 0x1010101u);
+    std::uint32_t m = vmax(vmax(x.w[0] ^ f4, x.w[1] ^ f4), vmax(x.w[2] ^ f4, x.w[3] ^ f4));
+    if constexpr (size <= 2) m = vmax(m, m >> 16);
+    if constexpr (size == 1) m = vmax(m, m >> 8);
+    return static_cast<B>(static_cast<B>(m) ^ f);
+  }
+  static __device__ __forceinline__ bool same_key(B a, B b) { return a == b; }
+};
+
+template <> struct plain<dtype::i8> : plain_int32_or_less<dtype::i8, true> {};
+template <> struct plain<dtype::i16> : plain_int32_or_less<dtype::i16, true> {};
+template <> struct plain<dtype::i32> : plain_int32_or_less<dtype::i32, true> {};
+template <> struct plain<dtype::u8> : plain_int32_or_less<dtype::u8, false> {};
+template <> struct plain<dtype::u16> : plain_int32_or_less<dtype::u16, false> {};
+template <> struct plain<dtype::u32> : plain_int32_or_less<dtype::u32, false> {};
+
+// bool: keys are (b != 0); the largest byte is non-zero exactly when some element is.
+template <>
+struct plain<dtype::boolean> : plain_int32_or_less<dtype::boolean, false> {
+  static __device__ __forceinline__ bool same_key(std::uint8_t a, std::uint8_t b) { return (a != 0) == (b != 0); }
+};
+
+template <dtype D, bool Signed>
+struct plain_int64 {
+  static __device__ __forceinline__ std::uint64_t flip(bool argmin) { return argmin ? ~0ull : 0ull; }
+  static __device__ __forceinline__ std::uint64_t best(const vec<D>& x, std::uint64_t f) {
+    const std::uint64_t a = x.at(0) ^ f, b = x.at(1) ^ f;
+    const bool a_wins = Signed ? static_cast<long long>(a) > static_cast<long long>(b) : a > b;
+    return (a_wins ? a : b) ^ f;
+  }
+  static __device__ __forceinline__ bool same_key(std::uint64_t a, std::uint64_t b) { return a == b; }
+};
+template <> struct plain<dtype::i64> : plain_int64<dtype::i64, true> {};
+template <> struct plain<dtype::u64> : plain_int64<dtype::u64, false> {};
+
+/// The largest key among a vector's elements: in the value domain for plain loops,
+/// order_key on every element otherwise.
+template <dtype D, bool Plain>
+__device__ __forceinline__ key_t<D> vec_max_key(const vec<D>& x, key_params kp) {
+  if constexpr (Plain) {
+    return order_key<D>(plain<D>::best(x, plain<D>::flip(kp.argmin)), loop_keys<true>(kp));
+  } else {
+    key_t<D> m = order_key<D>(x.at(0), kp);
+#pragma unroll
+    for (int j = 1; j < vec_elems<D>; ++j) {
+      const key_t<D> k = order_key<D>(x.at(j), kp);
+      m = k > m ? k : m;
+    }
+    return m;
+  }
+}
+
+/// The element of x (the first, or the last with ties_last) whose key is `key`; the key
+/// must occur in x.
+template <dtype D>
+__device__ __forceinline__ int vec_find_key(const vec<D>& x, key_t<D> key, key_params kp, bool ties_last) {
+  int found = -1;
+#pragma unroll
+  for (int j = 0; j < vec_elems<D>; ++j)
+    if (order_key<D>(x.at(j), kp) == key && (ties_last || found < 0)) found = j;
+  return found;
+}
+
+}  // namespace argx::detail::gpu
