@@ -244,10 +244,20 @@ HWY_INLINE size_t last_true(D d, hn::Mask<D> m) {
 }
 
 /// Lowest i < n with match(load at p + i) true; such an i must exist and n >= Lanes(du).
+/// Four vectors are tested per branch.
 template <class DU, class Match>
 HWY_INLINE size_t find_first(DU du, const hn::TFromD<DU>* HWY_RESTRICT p, size_t n, const Match& match) {
   const size_t L = hn::Lanes(du);
   size_t i = 0;
+  for (; i + 4 * L <= n; i += 4 * L) {
+    const auto m0 = match(hn::LoadU(du, p + i)), m1 = match(hn::LoadU(du, p + i + L));
+    const auto m2 = match(hn::LoadU(du, p + i + 2 * L)), m3 = match(hn::LoadU(du, p + i + 3 * L));
+    if (hn::AllFalse(du, hn::Or(hn::Or(m0, m1), hn::Or(m2, m3)))) continue;
+    if (!hn::AllFalse(du, m0)) return i + hn::FindKnownFirstTrue(du, m0);
+    if (!hn::AllFalse(du, m1)) return i + L + hn::FindKnownFirstTrue(du, m1);
+    if (!hn::AllFalse(du, m2)) return i + 2 * L + hn::FindKnownFirstTrue(du, m2);
+    return i + 3 * L + hn::FindKnownFirstTrue(du, m3);
+  }
   for (; i + L <= n; i += L) {
     const auto m = match(hn::LoadU(du, p + i));
     if (!hn::AllFalse(du, m)) return i + hn::FindKnownFirstTrue(du, m);
@@ -257,14 +267,27 @@ HWY_INLINE size_t find_first(DU du, const hn::TFromD<DU>* HWY_RESTRICT p, size_t
 }
 
 /// Highest i < n with match(load at p + i) true; such an i must exist and n >= Lanes(du).
+/// Walks back from the end, four vectors per branch.
 template <class DU, class Match>
 HWY_INLINE size_t find_last(DU du, const hn::TFromD<DU>* HWY_RESTRICT p, size_t n, const Match& match) {
   const size_t L = hn::Lanes(du);
-  for (size_t i = n - L;; i = i > L ? i - L : 0) {
-    const auto m = match(hn::LoadU(du, p + i));
-    if (!hn::AllFalse(du, m)) return i + last_true(du, m);
-    if (i == 0) return 0;  // unreachable: some lane matches
+  size_t end = n;  // lanes [end, n) are known not to match
+  for (; end >= 4 * L; end -= 4 * L) {
+    const size_t i = end - 4 * L;
+    const auto m0 = match(hn::LoadU(du, p + i)), m1 = match(hn::LoadU(du, p + i + L));
+    const auto m2 = match(hn::LoadU(du, p + i + 2 * L)), m3 = match(hn::LoadU(du, p + i + 3 * L));
+    if (hn::AllFalse(du, hn::Or(hn::Or(m0, m1), hn::Or(m2, m3)))) continue;
+    if (!hn::AllFalse(du, m3)) return i + 3 * L + last_true(du, m3);
+    if (!hn::AllFalse(du, m2)) return i + 2 * L + last_true(du, m2);
+    if (!hn::AllFalse(du, m1)) return i + L + last_true(du, m1);
+    return i + last_true(du, m0);
   }
+  for (; end >= L; end -= L) {
+    const auto m = match(hn::LoadU(du, p + end - L));
+    if (!hn::AllFalse(du, m)) return end - L + last_true(du, m);
+  }
+  // The overlapping first vector: its lanes at or above `end` did not match.
+  return last_true(du, match(hn::LoadU(du, p)));
 }
 
 }  // namespace argx::detail::cpu::simd::HWY_NAMESPACE

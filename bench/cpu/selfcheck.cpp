@@ -277,7 +277,10 @@ int main(int argc, char** argv) {
   for (argx::dtype t : {argx::dtype::f16, argx::dtype::bf16, argx::dtype::i8, argx::dtype::u8, argx::dtype::boolean})
     every_pattern(t);
   for (int i = 0; i < trials; ++i) random_trial(i);
-  std::printf("argx_cpu_selfcheck: %d random trials (seed %llu) + every 8/16-bit pattern: %s\n", trials, seed,
-              failures == 0 ? "par and tbb agree with seq" : "MISMATCHES");
+  std::string checked;
+  for (argx::backend b : {argx::backend::par, argx::backend::tbb})
+    if (argx::available(b)) checked += std::string(checked.empty() ? "" : " and ") + std::string(argx::name(b));
+  std::printf("argx_cpu_selfcheck: %d random trials (seed %llu) + every 8/16-bit pattern: %s%s\n", trials, seed,
+              checked.c_str(), failures == 0 ? " agree with seq" : ": MISMATCHES");
   return failures == 0 ? 0 : 1;
 }
