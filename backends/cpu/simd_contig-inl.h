@@ -11,9 +11,11 @@
 //  - integers: max (argmax) or min (argmin) as signed/unsigned, of x or of |x| (abs);
 //  - float |x|: unsigned max/min of the bits without the sign (+ max to see NaN);
 //  - float x: signed max (largest non-negative; positive NaN shows above +inf) and
-//    unsigned max (most negative; negative NaN shows above -inf). argmax needs signed
-//    min too when the block has no non-negative element, argmin when it has no negative
-//    one; the scan then switches to three reductions until a block proves it needless.
+//    unsigned max (most negative; negative NaN shows above -inf). A block without
+//    non-negative elements (argmax) or without negative ones (argmin) is decided by signed
+//    min instead; after such a block the scan expects more of them (all-negative
+//    log-probabilities, all-positive distances) and summarizes with signed min and max,
+//    which also see NaN there, until a block of both signs sends it back.
 // A block with NaN is scanned with exact lane-wise keys instead (keyer).
 
 #if defined(ARGX_CPU_SIMD_CONTIG_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -100,20 +102,32 @@ class contig_scan {
         // Every element with the same |x| has the same key.
         return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Eq(mag(v), hn::Set(du, rep)); });
       }
-      summary<T> s = three_ ? summarize<smax | smin | umax>(du, p, n, raw_view{})
-                            : summarize<smax | umax>(du, p, n, raw_view{});
-      if (static_cast<S>(s.smax) > static_cast<S>(exp) || s.umax > T(sign | exp))
-        return scan_block_keyed(best, p, n, base);
-      // argmax wants the largest non-negative, else the negative nearest zero (smallest
-      // signed bits); argmin wants the most negative, else the smallest non-negative.
-      const bool first_choice = o_.keys.argmin ? s.umax >= sign : static_cast<S>(s.smax) >= 0;
-      if (first_choice) {
-        rep = o_.keys.argmin ? s.umax : s.smax;
-        three_ = false;
+      if (one_sign_) {
+        // The last block had one sign only: signed min and max serve such a block alone.
+        const summary<T> s = summarize<smin | smax>(du, p, n, raw_view{});
+        const bool still = o_.keys.argmin ? static_cast<S>(s.smin) >= 0 : static_cast<S>(s.smax) < 0;
+        if (still) {
+          // All negative (argmax): a negative NaN has the largest signed bits. All
+          // non-negative (argmin): a NaN is above +inf. Either way signed min is the best.
+          if (static_cast<S>(s.smax) > static_cast<S>(o_.keys.argmin ? exp : T(sign | exp)))
+            return scan_block_keyed(best, p, n, base);
+          rep = s.smin;
+        } else {
+          one_sign_ = false;  // both signs again: the two-sign summary, from the start
+          return scan_block(best, p, n, base);
+        }
       } else {
-        if (!three_) s.smin = summarize<smin>(du, p, n, raw_view{}).smin;
-        rep = s.smin;
-        three_ = true;
+        const summary<T> s = summarize<smax | umax>(du, p, n, raw_view{});
+        if (static_cast<S>(s.smax) > static_cast<S>(exp) || s.umax > T(sign | exp))
+          return scan_block_keyed(best, p, n, base);
+        // argmax wants the largest non-negative (signed max), argmin the most negative
+        // (unsigned max); without one, the block has one sign and signed min decides.
+        if (o_.keys.argmin ? s.umax >= sign : static_cast<S>(s.smax) >= 0) {
+          rep = o_.keys.argmin ? s.umax : s.smax;
+        } else {
+          rep = summarize<smin>(du, p, n, raw_view{}).smin;
+          one_sign_ = true;
+        }
       }
       if (static_cast<T>(rep & ~sign) == 0)  // +-0: both zeros share the key
         return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Eq(mag(v), hn::Zero(du)); });
@@ -162,7 +176,7 @@ class contig_scan {
 
   order_params o_;
   K top_;
-  bool three_ = false;  // floats: summaries need signed min too
+  bool one_sign_ = false;  // floats: the last block had only the sign that needs signed min
 };
 
 /// Best of n contiguous elements (kernel entry point).

@@ -161,16 +161,34 @@ class rows_across {
         }
         special = hn::Gt(res_[2], exp);  // NaN
       } else {
-        summarize_rows<smax | umax>(rows, stride, raw_view{});
-        special = hn::Or(hn::RebindMask(du, hn::Gt(hn::BitCast(di, res_[0]), hn::BitCast(di, exp))),
-                         hn::Gt(res_[2], hn::Set(du, T(tr::exp_mask | tr::sign_mask))));
-        // Rows whose first choice is missing need signed min (see simd_contig-inl.h).
-        const auto need_min = o_.keys.argmin ? hn::Lt(res_[2], hn::Set(du, T(tr::sign_mask)))
-                                             : hn::RebindMask(du, hn::Lt(hn::BitCast(di, res_[0]), hn::Zero(di)));
-        rep = o_.keys.argmin ? res_[2] : res_[0];
-        if (!hn::AllFalse(du, hn::AndNot(special, need_min))) {
-          summarize_rows<smin>(rows, stride, raw_view{});
-          rep = hn::IfThenElse(need_min, res_[1], rep);
+        bool decided = false;
+        if (one_sign_) {  // the last group's rows had one sign only (see simd_contig-inl.h)
+          summarize_rows<smin | smax>(rows, stride, raw_view{});
+          const auto sx = hn::BitCast(di, res_[0]), sn = hn::BitCast(di, res_[1]);
+          const auto still = o_.keys.argmin ? hn::RebindMask(du, hn::Not(hn::Lt(sn, hn::Zero(di))))
+                                            : hn::RebindMask(du, hn::Lt(sx, hn::Zero(di)));
+          if (hn::AllTrue(du, still)) {
+            const T nan_above = o_.keys.argmin ? T(tr::exp_mask) : T(tr::sign_mask | tr::exp_mask);
+            special = hn::RebindMask(du, hn::Gt(sx, hn::Set(di, static_cast<hn::TFromD<DI>>(nan_above))));
+            rep = res_[1];
+            decided = true;
+          } else {
+            one_sign_ = false;
+          }
+        }
+        if (!decided) {
+          summarize_rows<smax | umax>(rows, stride, raw_view{});
+          special = hn::Or(hn::RebindMask(du, hn::Gt(hn::BitCast(di, res_[0]), hn::BitCast(di, exp))),
+                           hn::Gt(res_[2], hn::Set(du, T(tr::exp_mask | tr::sign_mask))));
+          // Rows whose first choice is missing need signed min (see simd_contig-inl.h).
+          const auto need_min = o_.keys.argmin ? hn::Lt(res_[2], hn::Set(du, T(tr::sign_mask)))
+                                               : hn::RebindMask(du, hn::Lt(hn::BitCast(di, res_[0]), hn::Zero(di)));
+          rep = o_.keys.argmin ? res_[2] : res_[0];
+          if (!hn::AllFalse(du, hn::AndNot(special, need_min))) {
+            summarize_rows<smin>(rows, stride, raw_view{});
+            rep = hn::IfThenElse(need_min, res_[1], rep);
+            one_sign_ = hn::AllTrue(du, need_min);
+          }
         }
       }
     } else if constexpr (D == dtype::boolean) {
@@ -283,6 +301,7 @@ class rows_across {
 
   order_params o_;
   size_t n_;
+  bool one_sign_ = false;  // floats: the last group's rows all had the sign that needs signed min
   HWY_ALIGN T tile_[4][(32 / sizeof(T)) * (32 / sizeof(T))];  // smax, smin, umax, umin
   hn::Vec<DU> res_[4];
 };
