@@ -13,6 +13,7 @@
 // (--only runs one case, argx::cuda alone, a few times: for the profiler.)
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -71,6 +72,11 @@ __global__ void read_ceiling(const uint4* __restrict__ p, std::size_t n16, unsig
 }
 
 __global__ void empty_kernel() {}
+
+// An empty kernel taking a parameter block as large as argx's plan.
+__global__ void empty_kernel_with_plan(const argx::plan p) {
+  if (p.outputs == -1) printf("never\n");
+}
 
 __device__ std::uint32_t mix(std::uint64_t x) {
   x ^= x >> 33;
@@ -226,8 +232,8 @@ int main(int argc, char** argv) {
 
   // Host-side cost of one call, without waiting for the GPU: a pointer query, and a whole
   // argx::cuda call on 1024 floats (validation, plan, checks, launch).
-  double attr_us = 0, call_us = 0;
-  {
+  double attr_us = 0, call_us = 0, launch_us = 0, launch_plan_us = 0;
+  if (only.empty()) {
     cudaPointerAttributes a{};
     const int n = 2000;
     auto t0 = std::chrono::steady_clock::now();
@@ -241,15 +247,26 @@ int main(int argc, char** argv) {
     for (int i = 0; i < n; ++i) argx::argmax(argx::cuda.on(stream), x, o);
     call_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n;
     check(cudaStreamSynchronize(stream), "sync");
-    std::printf("host: cudaPointerGetAttributes %.2f us; argx::cuda call (enqueue only, 2^10 floats) %.2f us\n", attr_us,
-                call_us);
+    t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < n; ++i) empty_kernel<<<1, 1, 0, stream>>>();
+    launch_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n;
+    check(cudaStreamSynchronize(stream), "sync");
+    const argx::plan pl = argx::make_plan(x, argx::op::argmax, {});
+    t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < n; ++i) empty_kernel_with_plan<<<1, 1, 0, stream>>>(pl);
+    launch_plan_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n;
+    check(cudaStreamSynchronize(stream), "sync");
+    std::printf("host: cudaPointerGetAttributes %.2f us; argx::cuda call (enqueue only, 2^10 floats) %.2f us; "
+                "empty launch %.2f us, with a plan-sized (%zu B) parameter %.2f us\n",
+                attr_us, call_us, launch_us, sizeof(argx::plan), launch_plan_us);
   }
 
   std::string json = "{\n  \"device\": \"" + json_escape(prop.name) + "\",\n  \"multiprocessors\": " +
                      std::to_string(prop.multiProcessorCount) + ",\n  \"empty_launch_ms\": " + std::to_string(empty_ms) +
                      ",\n  \"ceiling_1GiB_ms\": " + std::to_string(big_ceiling_ms) +
                      ",\n  \"host_pointer_query_us\": " + std::to_string(attr_us) + ",\n  \"host_call_us\": " +
-                     std::to_string(call_us) + ",\n  \"cases\": [\n";
+                     std::to_string(call_us) + ",\n  \"host_empty_launch_us\": " + std::to_string(launch_us) +
+                     ",\n  \"host_plan_param_launch_us\": " + std::to_string(launch_plan_us) + ",\n  \"cases\": [\n";
   bool all_agree = true;
   auto cases = all_cases(quick);
   if (!only.empty()) {
