@@ -11,16 +11,13 @@ namespace argx::detail::gpu {
 /// 16-byte loads per batch in the contiguous and strided loops. The contiguous loop keeps
 /// one batch in flight while it folds the previous one.
 template <dtype D>
-inline constexpr int contiguous_unroll = 4;
+inline constexpr int contiguous_unroll = 2;
 inline constexpr int team_unroll = 2;
 template <dtype D>
 inline constexpr int strided_unroll = vec_elems<D> >= 16 ? 2 : 4;
 /// Most threads per block each kernel family is compiled for (its register budget follows).
 inline constexpr int team_max_threads = 256;
-inline constexpr int block_max_threads = 256;
-/// Blocks of the block kernel a multiprocessor should hold: its register budget is sized
-/// for two batches of four 16-byte loads per thread.
-inline constexpr int block_min_resident = 3;
+inline constexpr int block_max_threads = 512;
 inline constexpr int strided_max_threads = 256;
 
 /// Short aligned rows (whole 16-byte vectors, at most two per lane): two rows per team
@@ -158,7 +155,7 @@ __device__ __forceinline__ void block_items(const plan& p, const device_outputs&
 /// several, each block leaves a partial and the last of a slice's blocks to finish combines
 /// them, so a whole reduction takes one launch.
 template <dtype D, bool General, bool Plain>
-__global__ void __launch_bounds__(block_max_threads, block_min_resident) block_kernel(const plan p, const device_outputs out,
+__global__ void __launch_bounds__(block_max_threads, 2) block_kernel(const plan p, const device_outputs out,
                                                                      const workspace_ptrs ws, const std::int64_t splits,
                                                                      const std::int64_t chunk) {
   __shared__ typename device::block_argmax<key_t<D>, std::int64_t>::storage tmp;
@@ -181,63 +178,31 @@ __device__ __forceinline__ void scan_columns(const bits_t<D>* col, std::int64_t 
                                              ascending_best<key_t<D>, unsigned> (&best)[vec_elems<D>]) {
   using B = bits_t<D>;
   constexpr int V = vec_elems<D>;
+  const unsigned seed_pos = TiesLast ? static_cast<unsigned>(split_end - 1 - r0) : 0u;
 #pragma unroll
-  for (int j = 0; j < V; ++j) {
-    best[j].key = 0;
-    best[j].pos = TiesLast ? static_cast<unsigned>(split_end - 1 - r0) : 0u;
-  }
+  for (int j = 0; j < V; ++j) best[j] = {key_t<D>(0), seed_pos};
   auto load_row = [&](std::int64_t r) {
     const B* row = col + r * rs;
     if (vector_ok) return load_vec<D>(row);
-    // Element by element into the words (no array indexed at run time: registers only).
     vec<D> x{{0, 0, 0, 0}};
-    constexpr int per_word = 4 / (sizeof(B) < 4 ? sizeof(B) : 4);
+    B e[V];
 #pragma unroll
-    for (int j = 0; j < V; ++j) {
-      if (j >= ncols) continue;
-      const std::uint64_t e = __ldg(row + j);
-      if constexpr (sizeof(B) == 8) {
-        x.w[2 * j] = static_cast<std::uint32_t>(e);
-        x.w[2 * j + 1] = static_cast<std::uint32_t>(e >> 32);
-      } else {
-        x.w[j / per_word] |= static_cast<std::uint32_t>(e) << (8 * sizeof(B) * (j % per_word));
-      }
-    }
+    for (int j = 0; j < V; ++j) e[j] = j < ncols ? __ldg(row + j) : B(0);
+    std::memcpy(x.w, e, 16);
     return x;
   };
-  // Batches of Unroll rows, loaded with predicates; two batches in flight (x and y take
-  // turns), so a lane waits for memory once per 2 * Unroll rows.
-  auto load = [&](vec<D>(&x)[Unroll], std::int64_t at) {
+  for (std::int64_t r = first; r < r1; r += Unroll * step) {
+    vec<D> x[Unroll];
 #pragma unroll
     for (int u = 0; u < Unroll; ++u)
-      if (at + u * step < r1) x[u] = load_row(at + u * step);
-  };
-  auto fold = [&](const vec<D>(&x)[Unroll], std::int64_t at) {
+      if (r + u * step < r1) x[u] = load_row(r + u * step);
 #pragma unroll
     for (int u = 0; u < Unroll; ++u)
-      if (at + u * step < r1)
+      if (r + u * step < r1)
 #pragma unroll
         for (int j = 0; j < V; ++j)
           best[j].template take<TiesLast>(order_key<D>(x[u].at(j), loop_keys<Plain>(kp)),
-                                          static_cast<unsigned>(at + u * step - r0));
-  };
-  const std::int64_t batch = Unroll * step;
-  std::int64_t r = first;
-  if (r < r1) {
-    vec<D> x[Unroll], y[Unroll];
-    load(x, r);
-    for (;;) {
-      const std::int64_t n1 = r + batch;
-      if (n1 < r1) load(y, n1);
-      fold(x, r);
-      r = n1;
-      if (r >= r1) break;
-      const std::int64_t n2 = r + batch;
-      if (n2 < r1) load(x, n2);
-      fold(y, r);
-      r = n2;
-      if (r >= r1) break;
-    }
+                                          static_cast<unsigned>(r + u * step - r0));
   }
 }
 

@@ -34,18 +34,13 @@ launch_config choose_strided(const plan& p, const tuning& t, const device_limits
   c.kernel = kernel_kind::strided;
   c.threads = t.strided.threads;
   c.vector = strided_vector_aligned(p, elem);
-  // A warp spreads over up to 32 column groups; its other lanes take rows. When the tiles
-  // (warps' worth of columns) are too few to fill the GPU, narrower tiles come first, so
-  // the reduced dim needs few splits: each split adds partials that one warp per tile
-  // must read back at the end.
-  const std::int64_t resident_warps =
-      static_cast<std::int64_t>(d.multiprocessors) * t.strided.blocks_per_multiprocessor * (c.threads / 32);
+  // A warp spreads over up to 32 column groups; with fewer, its other lanes take rows.
   c.team_log2 = std::min(5, log2_ceil(groups));
-  while (c.team_log2 > 2 && ceil_div(groups, std::int64_t(1) << c.team_log2) * 8 < resident_warps &&
-         reduce >= (std::int64_t(64) << (5 - c.team_log2)))
-    --c.team_log2;
   const std::int64_t lanes_along_r = 32 >> c.team_log2;
   const std::int64_t tiles = ceil_div(groups, std::int64_t(1) << c.team_log2);
+  // Too few tiles to fill the GPU: cut the reduced dim into splits, one warp each.
+  const std::int64_t resident_warps =
+      static_cast<std::int64_t>(d.multiprocessors) * t.strided.blocks_per_multiprocessor * (c.threads / 32);
   std::int64_t splits = std::max<std::int64_t>(1, ceil_div(resident_warps, tiles));
   splits = std::min(splits, std::max<std::int64_t>(1, reduce / (lanes_along_r * t.min_split_rows)));
   splits = std::max(splits, ceil_div(reduce, std::int64_t(1) << 31));  // 32-bit positions inside a split
@@ -98,16 +93,14 @@ launch_config choose_launch(const plan& p, const tuning& t, const device_limits&
   // to finish combines, so even one slice (flat) fills the GPU in one launch.
   c.kernel = kernel_kind::block;
   c.threads = t.block.threads;
-  // Splits: at most one wave of resident blocks, each with one equal share of work (a
-  // second, partial wave would leave most of the GPU idle while it runs).
+  // One wave of resident blocks, each with one equal share of work.
   const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * t.block.blocks_per_multiprocessor;
-  std::int64_t splits = std::max<std::int64_t>(1, target / outputs);
+  std::int64_t splits = std::max<std::int64_t>(1, ceil_div(target, outputs));
   splits = std::min(splits, std::max<std::int64_t>(1, reduce / t.min_split_elements));
   splits = std::max(splits, ceil_div(reduce, std::int64_t(1) << 30));  // 32-bit vector indices inside a split
   c.chunk = ceil_div(ceil_div(reduce, splits), vec) * vec;  // whole 16-byte vectors per split
   c.splits = ceil_div(reduce, c.chunk);
-  // One block per item: the scheduler overlaps one block's final fold with others' loads.
-  c.blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(outputs * c.splits, 0x7fffffff));
+  c.blocks = std::max<std::int64_t>(1, std::min(outputs * c.splits, target));
   if (c.splits > 1) {
     c.counters = static_cast<std::size_t>(outputs);
     c.partials = static_cast<std::size_t>(outputs * c.splits);
