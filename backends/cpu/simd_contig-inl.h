@@ -1,7 +1,7 @@
 // The SIMD scan of contiguous elements (flat ranges, rows), once per instruction set.
 //
-// A range is cut into blocks of about 16 KiB. Each block is first summarized with two or
-// three integer min/max reductions of its raw bits (simd_lanes-inl.h); the summary names
+// A range is cut into blocks of about 16 KiB. Each block is first summarized with one or
+// two integer min/max reductions of its raw bits (simd_lanes-inl.h); the summary names
 // the block's best element value exactly, whose key (order_key) is compared with the
 // running best. Only when the block wins is it searched again, inside the block only, for
 // the first (or last) element equal to that value. On random data that search is rare,
@@ -44,7 +44,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 inline constexpr size_t block_bytes = 16384;
 
 /// Scans contiguous ranges of dtype D under one order; keeps what it learns about the
-/// data (whether three reductions are needed) from one range to the next.
+/// data (whether blocks have one sign) from one block and range to the next.
 template <dtype D>
 class contig_scan {
  public:
