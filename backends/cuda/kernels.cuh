@@ -178,9 +178,11 @@ __device__ __forceinline__ void scan_columns(const bits_t<D>* col, std::int64_t 
                                              ascending_best<key_t<D>, unsigned> (&best)[vec_elems<D>]) {
   using B = bits_t<D>;
   constexpr int V = vec_elems<D>;
-  const unsigned seed_pos = TiesLast ? static_cast<unsigned>(split_end - 1 - r0) : 0u;
 #pragma unroll
-  for (int j = 0; j < V; ++j) best[j] = {key_t<D>(0), seed_pos};
+  for (int j = 0; j < V; ++j) {
+    best[j].key = 0;
+    best[j].pos = TiesLast ? static_cast<unsigned>(split_end - 1 - r0) : 0u;
+  }
   auto load_row = [&](std::int64_t r) {
     const B* row = col + r * rs;
     if (vector_ok) return load_vec<D>(row);

@@ -180,7 +180,11 @@ struct short_row {
   /// lane holding vector v; -1 in the others.
   __device__ __forceinline__ int resolve(key_t<D> k, int v, int rank, int team, key_params kp) const {
     if (v != rank && v != rank + team) return -1;
-    return v * vec_elems<D> + vec_find_key<D>(x[v == rank ? 0 : 1], k, kp, TiesLast);
+    const bool first = v == rank;
+    vec<D> y;  // chosen word by word: an array indexed at run time would live in local memory
+#pragma unroll
+    for (int i = 0; i < 4; ++i) y.w[i] = first ? x[0].w[i] : x[1].w[i];
+    return v * vec_elems<D> + vec_find_key<D>(y, k, kp, TiesLast);
   }
 };
 
