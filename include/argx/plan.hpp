@@ -61,7 +61,7 @@ struct plan {
   std::int64_t reduce_size = 1;  ///< elements per reduced slice (R)
 
   /// strided: extent of the contiguous kept innermost dim.
-  std::int64_t inner() const noexcept { return kept_extents[kept_extents.size() - 1]; }
+  ARGX_HOST_DEVICE std::int64_t inner() const noexcept { return kept_extents[kept_extents.size() - 1]; }
 };
 
 namespace detail {
