@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # One GPU session: build, GPU tests, compute-sanitizer, benchmark; logs and results to $OUT.
-#   bench/cuda/run_gpu.sh [quick|full]     (quick: no sanitizer, fewer bench cases)
+#   bench/cuda/run_gpu.sh [quick|full|verify]
+#     quick: GPU tests, fewer bench cases; full: + profiler and sanitizer;
+#     verify: every backend/api/numpy/GPU test through meson, full bench, sanitizer (no profiler)
 # Files written under $OUT (at most 8): build.log, tests.log, sanitizer.log, gpu-bench.json,
 # gpu-h200.{json,csv,md}.
 set -u
@@ -19,7 +21,10 @@ if [ -d .gpu-deps ]; then
   deps="-Dcmake_prefix_path=$PWD/.gpu-deps"
 fi
 start=$(date +%s)
-{ meson setup b -Dtbb=disabled -Dsimd=disabled ${deps:-} && ninja -C b -j16; } >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+targets=""  # verify builds only what it runs
+[ "$mode" = verify ] && targets="tests/test_seq tests/test_par tests/test_tbb tests/test_cuda tests/test_thrust \
+  tests/test_api tests/test_numpy tests/numpy_cases.bin tests/cuda/test_gpu bench/cuda/gpu_bench"
+{ meson setup b -Dtbb=disabled -Dsimd=disabled ${deps:-} && ninja -C b -j16 $targets; } >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 if [ ! -x b/bench/cuda/gpu_bench ]; then  # bench/ is skipped where Google Benchmark is absent
   mkdir -p b/bench/cuda
   nvcc -O3 -std=c++20 --expt-relaxed-constexpr -gencode=arch=compute_90,code=sm_90 -Iinclude \
@@ -30,7 +35,14 @@ echo "build: $(( $(date +%s) - start )) s" | tee -a "$OUT/tests.log"
 
 # ---- tests ----------------------------------------------------------------------------------------
 start=$(date +%s)
+if [ "$mode" = verify ]; then
+  meson test -C b --no-rebuild --suite backends --suite api --suite oracle --suite gpu --num-processes 4 \
+    >>"$OUT/tests.log" 2>&1
+  echo "meson test: exit $?" | tee -a "$OUT/tests.log"
+  grep -E "^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped):" "$OUT/tests.log"
+fi
 for t in test_cuda:120 test_thrust:120 cuda/test_gpu:200; do
+  [ "$mode" = verify ] && break
   timeout "${t#*:}" "b/tests/${t%:*}" >>"$OUT/tests.log" 2>&1
   echo "${t%:*}: exit $?" | tee -a "$OUT/tests.log"
 done
@@ -58,7 +70,7 @@ cat "$OUT/gpu-h200.md"
 echo "bench: $(( $(date +%s) - start )) s"
 
 # ---- compute-sanitizer ------------------------------------------------------------------------------
-if [ "$mode" = full ]; then
+if [ "$mode" = full ] || [ "$mode" = verify ]; then
   start=$(date +%s)
   export ARGX_GPU_TEST_QUICK=1
   cs="compute-sanitizer --error-exitcode 9 --print-limit 20"
