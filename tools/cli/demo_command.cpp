@@ -1,6 +1,7 @@
 // argx demo: a small built-in tensor full of ties, NaN, +-0 and infinities, reduced along
 // each dim and over all dims on every usable backend (results printed, compared bit for
 // bit), then a larger built-in tensor timed per backend.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -38,30 +39,25 @@ const float demo_tensor[3][4][5] = {
 
 std::string nested(const std::vector<std::int64_t>& v, const shape& extents) {
   if (extents.empty()) return v.empty() ? "[]" : std::to_string(v[0]);
-  std::string out;
-  std::size_t i = 0;
-  // Brackets open where a row-major counter rolls over, as numpy prints.
-  std::int64_t count = 1;
-  for (auto e : extents) count *= e;
-  for (std::int64_t n = 0; n < count; ++n, ++i) {
+  if (v.empty()) return "[]";
+  // Brackets open and close where a row-major counter rolls over, as numpy prints.
+  auto rollovers = [&](std::int64_t n) {
+    int k = 0;
     std::int64_t block = 1;
-    int opens = 0;
     for (int d = extents.size() - 1; d >= 0; --d) {
       block *= extents[d];
-      if (n % block == 0) ++opens;
+      if (n % block == 0) ++k;
     }
+    return static_cast<std::size_t>(k);
+  };
+  std::string out;
+  for (std::size_t n = 0; n < v.size(); ++n) {
     if (n) out += ' ';
-    out.append(static_cast<std::size_t>(opens), '[');
-    out += std::to_string(v[i]);
-    int closes = 0;
-    block = 1;
-    for (int d = extents.size() - 1; d >= 0; --d) {
-      block *= extents[d];
-      if ((n + 1) % block == 0) ++closes;
-    }
-    out += std::string(closes, ']');
+    out.append(rollovers(static_cast<std::int64_t>(n)), '[');
+    out += std::to_string(v[n]);
+    out.append(rollovers(static_cast<std::int64_t>(n + 1)), ']');
   }
-  return count == 0 ? "[]" : out;
+  return out;
 }
 
 // The timing tensor: rows of repeating values with a few NaNs (deterministic).
@@ -139,6 +135,9 @@ int demo_command(const args& a) {
   const double gb = static_cast<double>(big.size() * sizeof(float)) / 1e9;
   std::printf("\ntiming: float32 (%lld, %lld), argmax, median of %d runs after a warm-up (ms, GB/s of input read)\n",
               static_cast<long long>(rows), static_cast<long long>(cols), repeat);
+  if (std::find(backends.run.begin(), backends.run.end(), backend::cuda) != backends.run.end() ||
+      std::find(backends.run.begin(), backends.run.end(), backend::thrust) != backends.run.end())
+    std::printf("(host memory: the cuda and thrust times include the copies to and from the GPU)\n");
   std::printf("%-8s %-22s %-22s %-22s\n", "backend", "rows (dim=1)", "columns (dim=0)", "all");
   std::vector<outcome> refs;
   for (backend b : backends.run) {
