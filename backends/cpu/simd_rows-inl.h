@@ -17,12 +17,14 @@
 #define ARGX_CPU_SIMD_ROWS_INL_H_
 #endif
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
 #include <hwy/highway.h>
+#include <hwy/cache_control.h>
 
 #include "simd.hpp"
 #include "simd_contig-inl.h"
@@ -96,7 +98,15 @@ class rows_across {
     const DU du;
     const std::int64_t L = static_cast<std::int64_t>(hn::Lanes(du));
     std::int64_t r = 0;
-    for (; r + L <= count; r += L) group(data + r * row_stride, row_stride, out, out.first + r, scan);
+    // Short rows go by fast: prefetching about 4 KiB ahead keeps memory busy meanwhile.
+    const std::int64_t row_bytes = static_cast<std::int64_t>(n_ * sizeof(T));
+    const std::int64_t ahead = L * std::clamp<std::int64_t>(4096 / (L * row_bytes), 1, 8);  // rows
+    for (; r + L <= count; r += L) {
+      if (r + ahead + L <= count)
+        for (std::int64_t i = r + ahead; i < r + ahead + L; ++i)
+          for (std::int64_t b = 0; b < row_bytes; b += 64) hwy::Prefetch(reinterpret_cast<const char*>(data + i * row_stride) + b);
+      group(data + r * row_stride, row_stride, out, out.first + r, scan);
+    }
     for (; r < count; ++r) {
       const T* row = data + r * row_stride;
       const auto c = scan.run(row, n_);
@@ -110,12 +120,15 @@ class rows_across {
   HWY_INLINE size_t chunks() const { return C != 0 ? C : (n_ + hn::Lanes(DU()) - 1) / hn::Lanes(DU()); }
   HWY_INLINE size_t chunk_at(size_t j) const { return j + 1 < chunks() ? j * hn::Lanes(DU()) : n_ - hn::Lanes(DU()); }
 
-  // Reductions of a view over each row of a group, laddered: lane i = row i's result.
-  template <unsigned R, class View>
+  // Reductions R of a view over each row of a group, laddered: lane i = row i's result.
+  // Reductions G (smax or umax) are only needed for the group as a whole: they stay
+  // vertical, one vector per group in group_ (any lane may hold any row's value).
+  template <unsigned R, unsigned G = 0, class View>
   HWY_INLINE void summarize_rows(const T* rows, std::int64_t stride, const View& view) {
     const DU du;
     const DI di;
     const size_t L = hn::Lanes(du);
+    constexpr unsigned A = R | G;  // reductions taken along each row
     for (size_t i = 0; i < L; ++i) {
       const T* p = rows + static_cast<std::int64_t>(i) * stride;
       auto v = view(hn::LoadU(du, p));
@@ -123,11 +136,13 @@ class rows_across {
       auto ux = v, un = v;
       for (size_t j = 1; j < chunks(); ++j) {
         const auto a = view(hn::LoadU(du, p + chunk_at(j)));
-        if constexpr ((R & smax) != 0) sx = hn::Max(sx, hn::BitCast(di, a));
-        if constexpr ((R & smin) != 0) sn = hn::Min(sn, hn::BitCast(di, a));
-        if constexpr ((R & umax) != 0) ux = hn::Max(ux, a);
-        if constexpr ((R & umin) != 0) un = hn::Min(un, a);
+        if constexpr ((A & smax) != 0) sx = hn::Max(sx, hn::BitCast(di, a));
+        if constexpr ((A & smin) != 0) sn = hn::Min(sn, hn::BitCast(di, a));
+        if constexpr ((A & umax) != 0) ux = hn::Max(ux, a);
+        if constexpr ((A & umin) != 0) un = hn::Min(un, a);
       }
+      if constexpr ((G & smax) != 0) group_[0] = i == 0 ? sx : hn::Max(group_[0], sx);
+      if constexpr ((G & umax) != 0) group_[1] = i == 0 ? hn::BitCast(di, ux) : hn::BitCast(di, hn::Max(hn::BitCast(du, group_[1]), ux));
       if constexpr ((R & smax) != 0) hn::Store(hn::BitCast(du, sx), du, tile_[0] + i * L);
       if constexpr ((R & smin) != 0) hn::Store(hn::BitCast(du, sn), du, tile_[1] + i * L);
       if constexpr ((R & umax) != 0) hn::Store(ux, du, tile_[2] + i * L);
@@ -177,9 +192,21 @@ class rows_across {
           }
         }
         if (!decided) {
-          summarize_rows<smax | umax>(rows, stride, raw_view{});
-          special = hn::Or(hn::RebindMask(du, hn::Gt(hn::BitCast(di, res_[0]), hn::BitCast(di, exp))),
-                           hn::Gt(res_[2], hn::Set(du, T(tr::exp_mask | tr::sign_mask))));
+          // Each row needs one reduction laddered (signed max for argmax, unsigned max for
+          // argmin); the other only shows NaN, which a group-wide check rules out first.
+          const T neg_nan = T(tr::exp_mask | tr::sign_mask);
+          bool full;
+          if (o_.keys.argmin) {
+            summarize_rows<umax, smax>(rows, stride, raw_view{});
+            full = max_lane(di, group_[0]) > static_cast<hn::TFromD<DI>>(tr::exp_mask);
+          } else {
+            summarize_rows<smax, umax>(rows, stride, raw_view{});
+            full = max_lane(du, hn::BitCast(du, group_[1])) > neg_nan;
+          }
+          if (full) summarize_rows<smax | umax>(rows, stride, raw_view{});  // NaN somewhere: per row
+          special = o_.keys.argmin || full ? hn::Gt(res_[2], hn::Set(du, neg_nan)) : hn::FirstN(du, 0);
+          if (!o_.keys.argmin || full)
+            special = hn::Or(special, hn::RebindMask(du, hn::Gt(hn::BitCast(di, res_[0]), hn::BitCast(di, exp))));
           // Rows whose first choice is missing need signed min (see simd_contig-inl.h).
           const auto need_min = o_.keys.argmin ? hn::Lt(res_[2], hn::Set(du, T(tr::sign_mask)))
                                                : hn::RebindMask(du, hn::Lt(hn::BitCast(di, res_[0]), hn::Zero(di)));
@@ -304,6 +331,7 @@ class rows_across {
   bool one_sign_ = false;  // floats: the last group's rows all had the sign that needs signed min
   HWY_ALIGN T tile_[4][(32 / sizeof(T)) * (32 / sizeof(T))];  // smax, smin, umax, umin
   hn::Vec<DU> res_[4];
+  hn::Vec<DI> group_[2];  // group-wide signed max, unsigned max (as signed lanes)
 };
 
 #endif  // ARGX_CPU_LADDER
@@ -332,8 +360,14 @@ void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::in
     }
   }
 #endif
+  // A row's scan pauses reading while it searches its winning block; the next row
+  // (when short enough) is prefetched first so that memory stays busy meanwhile.
+  const std::int64_t row_bytes = n * static_cast<std::int64_t>(sizeof(T));
+  const std::int64_t prefetch_bytes = row_bytes <= 16384 ? row_bytes : 0;
   const T* row = base;
   for (std::int64_t r = 0; r < count; ++r, row += row_stride) {
+    if (r + 1 < count)
+      for (std::int64_t b = 0; b < prefetch_bytes; b += 64) hwy::Prefetch(reinterpret_cast<const char*>(row + row_stride) + b);
     const auto c = scan.run(row, static_cast<size_t>(n));
     store<D>(out, out.first + r, cand{c.key, c.pos}, row[c.pos], o.keys);
   }
