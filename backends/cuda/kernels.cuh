@@ -11,13 +11,16 @@ namespace argx::detail::gpu {
 /// 16-byte loads per batch in the contiguous and strided loops. The contiguous loop keeps
 /// one batch in flight while it folds the previous one.
 template <dtype D>
-inline constexpr int contiguous_unroll = 2;
+inline constexpr int contiguous_unroll = 4;
 inline constexpr int team_unroll = 2;
 template <dtype D>
 inline constexpr int strided_unroll = vec_elems<D> >= 16 ? 2 : 4;
 /// Most threads per block each kernel family is compiled for (its register budget follows).
 inline constexpr int team_max_threads = 256;
-inline constexpr int block_max_threads = 512;
+inline constexpr int block_max_threads = 256;
+/// Blocks of the block kernel a multiprocessor should hold: its register budget is sized
+/// for two batches of four 16-byte loads per thread.
+inline constexpr int block_min_resident = 3;
 inline constexpr int strided_max_threads = 256;
 
 /// Short aligned rows (whole 16-byte vectors, at most two per lane): two rows per team
@@ -155,7 +158,7 @@ __device__ __forceinline__ void block_items(const plan& p, const device_outputs&
 /// several, each block leaves a partial and the last of a slice's blocks to finish combines
 /// them, so a whole reduction takes one launch.
 template <dtype D, bool General, bool Plain>
-__global__ void __launch_bounds__(block_max_threads, 2) block_kernel(const plan p, const device_outputs out,
+__global__ void __launch_bounds__(block_max_threads, block_min_resident) block_kernel(const plan p, const device_outputs out,
                                                                      const workspace_ptrs ws, const std::int64_t splits,
                                                                      const std::int64_t chunk) {
   __shared__ typename device::block_argmax<key_t<D>, std::int64_t>::storage tmp;

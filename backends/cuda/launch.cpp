@@ -93,14 +93,16 @@ launch_config choose_launch(const plan& p, const tuning& t, const device_limits&
   // to finish combines, so even one slice (flat) fills the GPU in one launch.
   c.kernel = kernel_kind::block;
   c.threads = t.block.threads;
-  // One wave of resident blocks, each with one equal share of work.
+  // Splits: at most one wave of resident blocks, each with one equal share of work (a
+  // second, partial wave would leave most of the GPU idle while it runs).
   const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * t.block.blocks_per_multiprocessor;
-  std::int64_t splits = std::max<std::int64_t>(1, ceil_div(target, outputs));
+  std::int64_t splits = std::max<std::int64_t>(1, target / outputs);
   splits = std::min(splits, std::max<std::int64_t>(1, reduce / t.min_split_elements));
   splits = std::max(splits, ceil_div(reduce, std::int64_t(1) << 30));  // 32-bit vector indices inside a split
   c.chunk = ceil_div(ceil_div(reduce, splits), vec) * vec;  // whole 16-byte vectors per split
   c.splits = ceil_div(reduce, c.chunk);
-  c.blocks = std::max<std::int64_t>(1, std::min(outputs * c.splits, target));
+  // One block per item: the scheduler overlaps one block's final fold with others' loads.
+  c.blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(outputs * c.splits, 0x7fffffff));
   if (c.splits > 1) {
     c.counters = static_cast<std::size_t>(outputs);
     c.partials = static_cast<std::size_t>(outputs * c.splits);

@@ -33,7 +33,7 @@ struct kernel_settings {
 /// kernel_settings per kernel family plus the split thresholds.
 struct tuning {
   kernel_settings team{256, 8};     ///< rows / general slices, a team of 1..32 lanes per slice
-  kernel_settings block{512, 4};    ///< flat, long rows, few general slices: blocks per slice
+  kernel_settings block{256, 8};    ///< flat, long rows, few general slices: blocks per slice
   kernel_settings strided{256, 8};  ///< strided reduce: threads along the contiguous inner dim
   int team_vectors_per_lane = 2;         ///< 16-byte loads a team lane should get per slice
   std::int64_t min_split_elements = 8192;  ///< fewest elements in one block's share of a slice
