@@ -1,0 +1,40 @@
+// SIMD kernels for f16, bf16, f32 and f64, compiled once per instruction set Highway knows
+// for this architecture (SSE4, AVX2, AVX-512, NEON, SVE, ...); the best one this CPU runs
+// is chosen on first use (Highway's dynamic dispatch).
+// SSSE3-only CPUs (before 2008) take the scalar target: one target less to compile.
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS HWY_SSSE3
+#endif
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd_hwy_floats.cpp"  // found through the -I meson.build adds
+#include <hwy/foreach_target.h>                   // re-includes this file once per target
+
+#include <hwy/highway.h>
+#include <hwy/targets.h>
+
+#include "simd_entry-inl.h"
+#include "simd_hwy.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace argx::detail::cpu::simd::HWY_NAMESPACE {
+
+void put_floats(kernel_table& t) {
+  t.target = hwy::TargetName(HWY_TARGET);
+  put_kernels<dtype::f16>(t);
+  put_kernels<dtype::bf16>(t);
+  put_kernels<dtype::f32>(t);
+  put_kernels<dtype::f64>(t);
+}
+
+}  // namespace argx::detail::cpu::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace argx::detail::cpu::simd {
+
+HWY_EXPORT(put_floats);
+
+void put_float_kernels(kernel_table& t) { HWY_DYNAMIC_DISPATCH(put_floats)(t); }
+
+}  // namespace argx::detail::cpu::simd
+#endif

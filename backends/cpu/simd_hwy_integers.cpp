@@ -1,0 +1,42 @@
+// SIMD kernels for the integer and bool dtypes, compiled once per instruction set Highway
+// knows for this architecture; the best one this CPU runs is chosen on first use. Same
+// target set as simd_hwy_floats.cpp, so both halves of the table pick the same one.
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS HWY_SSSE3
+#endif
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd_hwy_integers.cpp"  // found through the -I meson.build adds
+#include <hwy/foreach_target.h>                     // re-includes this file once per target
+
+#include <hwy/highway.h>
+
+#include "simd_entry-inl.h"
+#include "simd_hwy.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace argx::detail::cpu::simd::HWY_NAMESPACE {
+
+void put_integers(kernel_table& t) {
+  put_kernels<dtype::i8>(t);
+  put_kernels<dtype::i16>(t);
+  put_kernels<dtype::i32>(t);
+  put_kernels<dtype::i64>(t);
+  put_kernels<dtype::u8>(t);
+  put_kernels<dtype::u16>(t);
+  put_kernels<dtype::u32>(t);
+  put_kernels<dtype::u64>(t);
+  put_kernels<dtype::boolean>(t);
+}
+
+}  // namespace argx::detail::cpu::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace argx::detail::cpu::simd {
+
+HWY_EXPORT(put_integers);
+
+void put_integer_kernels(kernel_table& t) { HWY_DYNAMIC_DISPATCH(put_integers)(t); }
+
+}  // namespace argx::detail::cpu::simd
+#endif
