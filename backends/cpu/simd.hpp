@@ -39,8 +39,11 @@ inline constexpr std::int64_t strided_max_lanes = 1024;
 inline constexpr std::int64_t strided_max_count = std::int64_t(1) << 31;
 
 struct dtype_kernels {
-  /// Best of the n >= 1 contiguous elements at `data`; their positions are pos0, pos0+1, ...
-  cand (*contig)(const void* data, std::int64_t n, std::int64_t pos0, order_params o);
+  /// Best of the n >= 1 contiguous elements at `data` (positions pos0, pos0+1, ...) and
+  /// `floor`, a candidate from earlier in the slice when floor.pos < pos0 (ignored
+  /// otherwise). Starting from what is already known spares the search of a first block
+  /// that cannot win.
+  cand (*contig)(const void* data, std::int64_t n, std::int64_t pos0, order_params o, cand floor);
   /// Reduces `rows` rows of n >= 1 contiguous elements each (row r starts `row_stride`
   /// elements after row r-1) and stores row r's winner as output out.first + r.
   void (*rows)(const void* data, std::int64_t rows, std::int64_t row_stride, std::int64_t n, order_params o,

@@ -57,12 +57,17 @@ class contig_scan {
   explicit contig_scan(order_params o) : o_(o), top_(top_key<D>(o.keys)) {}
 
   /// Best of the n >= 1 elements at p; positions 0..n-1.
-  candidate<K> run(const T* HWY_RESTRICT p, size_t n) {
+  candidate<K> run(const T* HWY_RESTRICT p, size_t n) { return run(p, n, candidate<K>{order_key<D>(p[0], o_.keys), 0}); }
+
+  /// Best of `start` and the n >= 1 elements at p (positions 0..n-1); start is a real
+  /// element at a position before p's elements (-1) or p[0] itself.
+  candidate<K> run(const T* HWY_RESTRICT p, size_t n, candidate<K> start) {
     const DU du;
     const size_t L = hn::Lanes(du);
-    candidate<K> best{order_key<D>(p[0], o_.keys), 0};  // seeded with a real element
+    candidate<K> best = start;
+    if (!o_.ties_last && best.key == top_) return best;  // nothing can beat it
     if (n < L) {
-      for (size_t i = 1; i < n; ++i) consider(best, order_key<D>(p[i], o_.keys), i);
+      for (size_t i = start.pos < 0 ? 0 : 1; i < n; ++i) consider(best, order_key<D>(p[i], o_.keys), i);
       return best;
     }
     const size_t block = block_bytes / sizeof(T);
@@ -179,12 +184,18 @@ class contig_scan {
   bool one_sign_ = false;  // floats: the last block had only the sign that needs signed min
 };
 
-/// Best of n contiguous elements (kernel entry point).
+/// Best of n contiguous elements and an earlier floor (kernel entry point).
 template <dtype D>
-cand contig(const void* data, std::int64_t n, std::int64_t pos0, order_params o) {
+cand contig(const void* data, std::int64_t n, std::int64_t pos0, order_params o, cand floor) {
+  using K = typename dtype_traits<D>::key_type;
+  const auto* p = static_cast<const bits_of<D>*>(data);
   contig_scan<D> scan(o);
-  const auto c = scan.run(static_cast<const bits_of<D>*>(data), static_cast<size_t>(n));
-  return cand{c.key, pos0 + c.pos};
+  if (floor.pos >= pos0) {
+    const auto c = scan.run(p, static_cast<size_t>(n));
+    return cand{c.key, pos0 + c.pos};
+  }
+  const auto c = scan.run(p, static_cast<size_t>(n), candidate<K>{static_cast<K>(floor.key), -1});
+  return c.pos < 0 ? floor : cand{c.key, pos0 + c.pos};
 }
 
 }  // namespace argx::detail::cpu::simd::HWY_NAMESPACE

@@ -12,11 +12,13 @@ using bits_of = typename dtype_traits<D>::bits_type;
 template <dtype D>
 using key_of = typename dtype_traits<D>::key_type;
 
-/// Best of n >= 1 contiguous elements, positions 0..n-1, stopping early at the top key.
+/// Best of `start` and the n >= 1 contiguous elements at p (positions 0..n-1; start is
+/// p[0] or an element before them, at -1), stopping early at the top key.
 template <dtype D>
-candidate<key_of<D>> scan(const bits_of<D>* p, std::int64_t n, order_params o, key_of<D> top) {
-  candidate<key_of<D>> best{order_key<D>(p[0], o.keys), 0};
-  for (std::int64_t i = 1; i < n; ++i) {
+candidate<key_of<D>> scan(const bits_of<D>* p, std::int64_t n, order_params o, key_of<D> top,
+                          candidate<key_of<D>> start) {
+  candidate<key_of<D>> best = start;
+  for (std::int64_t i = start.pos < 0 ? 0 : 1; i < n; ++i) {
     const key_of<D> k = order_key<D>(p[i], o.keys);
     if (k > best.key || (o.ties_last && k == best.key)) {
       best = {k, i};
@@ -27,9 +29,13 @@ candidate<key_of<D>> scan(const bits_of<D>* p, std::int64_t n, order_params o, k
 }
 
 template <dtype D>
-cand contig(const void* data, std::int64_t n, std::int64_t pos0, order_params o) {
-  const auto c = scan<D>(static_cast<const bits_of<D>*>(data), n, o, top_key<D>(o.keys));
-  return cand{c.key, pos0 + c.pos};
+cand contig(const void* data, std::int64_t n, std::int64_t pos0, order_params o, cand floor) {
+  const auto* p = static_cast<const bits_of<D>*>(data);
+  const bool earlier = floor.pos < pos0;
+  const candidate<key_of<D>> start = earlier ? candidate<key_of<D>>{static_cast<key_of<D>>(floor.key), -1}
+                                             : candidate<key_of<D>>{order_key<D>(p[0], o.keys), 0};
+  const auto c = scan<D>(p, n, o, top_key<D>(o.keys), start);
+  return c.pos < 0 ? floor : cand{c.key, pos0 + c.pos};
 }
 
 template <dtype D>
@@ -38,7 +44,7 @@ void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::in
   const key_of<D> top = top_key<D>(o.keys);
   const bits_of<D>* row = static_cast<const bits_of<D>*>(data);
   for (std::int64_t r = 0; r < count; ++r, row += row_stride) {
-    const auto c = scan<D>(row, n, o, top);
+    const auto c = scan<D>(row, n, o, top, candidate<key_of<D>>{order_key<D>(row[0], o.keys), 0});
     store<D>(out, out.first + r, cand{c.key, c.pos}, row[c.pos], o.keys);
   }
 }

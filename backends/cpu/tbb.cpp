@@ -59,12 +59,14 @@ int workers() { return tbb::this_task_arena::max_concurrency(); }
 /// first..last-1), split over the cores when it is large.
 cand contiguous(const job& j, std::int64_t start, std::int64_t first, std::int64_t last) {
   const std::int64_t n = last - first;
-  if (n * j.esize <= serial_bytes || workers() == 1) return j.k.contig(j.at(start + first), n, first, j.o);
+  if (n * j.esize <= serial_bytes || workers() == 1)
+    return j.k.contig(j.at(start + first), n, first, j.o, j.seed_for(j.p.reduce_size));
   const std::int64_t grain = std::max<std::int64_t>(1, grain_bytes / j.esize);
   return tbb::parallel_reduce(
       tbb::blocked_range<std::int64_t>(first, last, grain), j.seed_for(j.p.reduce_size),
       [&](const tbb::blocked_range<std::int64_t>& r, cand acc) {
-        return j.better(acc, j.k.contig(j.at(start + r.begin()), r.end() - r.begin(), r.begin(), j.o));
+        // acc, when it comes from earlier pieces, lets the kernel skip blocks it beats.
+        return j.better(acc, j.k.contig(j.at(start + r.begin()), r.end() - r.begin(), r.begin(), j.o, acc));
       },
       [&](cand a, cand b) { return j.better(a, b); });
 }
@@ -185,7 +187,7 @@ cand general_range(const job& j, std::int64_t start, std::int64_t first, std::in
   cand best = j.seed_for(p.reduce_size);
   for (std::int64_t pos = first; pos < last;) {
     const std::int64_t n = std::min(run_len - pos % run_len, last - pos);
-    best = j.better(best, j.k.contig(j.at(start + reduced_offset(p, pos)), n, pos, j.o));
+    best = j.better(best, j.k.contig(j.at(start + reduced_offset(p, pos)), n, pos, j.o, best));
     pos += n;
   }
   return best;
