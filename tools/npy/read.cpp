@@ -79,12 +79,18 @@ header parse_header(std::span<const unsigned char> file, std::uint64_t file_size
   h.extents = d.extents;
   h.data_offset = preamble + header_len;
 
-  std::uint64_t count = 1;
-  for (auto e : h.extents)
-    if (__builtin_mul_overflow(count, static_cast<std::uint64_t>(e), &count) || count > INT64_MAX)
+  // As numpy does, the extents other than 0 must multiply to a size that fits even when
+  // a 0 makes the array empty: strides are products of those extents.
+  std::uint64_t nonzero = 1, bytes_nonzero = 0;
+  bool empty = false;
+  for (auto e : h.extents) {
+    empty |= e == 0;
+    if (__builtin_mul_overflow(nonzero, static_cast<std::uint64_t>(e ? e : 1), &nonzero) || nonzero > INT64_MAX)
       bad("shape " + shape_string(h.extents) + " has more elements than fit in 64 bits");
-  if (__builtin_mul_overflow(count, size_of(h.type), &h.data_bytes) || h.data_bytes > INT64_MAX)
+  }
+  if (__builtin_mul_overflow(nonzero, size_of(h.type), &bytes_nonzero) || bytes_nonzero > INT64_MAX)
     bad("shape " + shape_string(h.extents) + " of " + std::string(name(h.type)) + " has more bytes than fit in 64 bits");
+  h.data_bytes = empty ? 0 : bytes_nonzero;
   const std::uint64_t available = file_size - h.data_offset;
   const std::string described = "shape " + shape_string(h.extents) + " of " + std::string(name(h.type));
   if (h.data_bytes > available)

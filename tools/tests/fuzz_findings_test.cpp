@@ -27,3 +27,18 @@ TEST_CASE("plan_fuzz: a furthest offset of INT64_MAX is refused (one past it doe
   CHECK(plan_error({2}, {std::numeric_limits<std::int64_t>::max()}) == argx::errc::shape_overflow);
   CHECK(plan_error({2}, {-std::numeric_limits<std::int64_t>::max()}) == argx::errc::shape_overflow);
 }
+
+TEST_CASE("npy_reader_fuzz: an empty shape whose other extents overflow is refused, and views of it are safe") {
+  // (0, 5, 2^61): no elements, but C strides would need 5 * 2^61 (UBSan: signed overflow).
+  const argx::shape extents{0, 5, std::int64_t(1) << 61};
+  const argx::shape strides = argx::contiguous_strides(extents);  // must not be undefined behaviour
+  CHECK(strides[2] == 1);
+  CHECK(strides[1] == std::int64_t(1) << 61);
+  const float x = 0;
+  try {
+    (void)argx::make_plan(argx::make_view(&x, extents, strides), argx::op::argmax, {.dims = {1}});
+    FAIL("an overflowing shape was accepted");
+  } catch (const argx::error& e) {
+    CHECK(e.code() == argx::errc::shape_overflow);
+  }
+}
