@@ -26,7 +26,10 @@ constexpr shape contiguous_strides(const shape& extents) {
   for (int i = 0; i < extents.size(); ++i) s.push_back(0);
   for (int i = extents.size() - 1; i >= 0; --i) {
     s[i] = step;
-    step *= extents[i] > 0 ? extents[i] : 1;
+    // Wraps instead of overflowing (undefined) for extents whose product does not fit;
+    // make_plan refuses such shapes (shape_overflow) before any stride is used.
+    step = static_cast<std::int64_t>(static_cast<std::uint64_t>(step) *
+                                     static_cast<std::uint64_t>(extents[i] > 0 ? extents[i] : 1));
   }
   return s;
 }
