@@ -1,7 +1,6 @@
 // The public API around the reductions: policies and their names, availability and
 // backend_unavailable, the automatic policy, view factories and transforms, unravel,
 // output_shape, result::value, dtype and error names.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <array>

@@ -1,10 +1,7 @@
-// SIMD kernels for f16, bf16, f32 and f64, compiled once per instruction set Highway knows
-// for this architecture (SSE4, AVX2, AVX-512, NEON, SVE, ...); the best one this CPU runs
+// SIMD kernels for f16, bf16, f32 and f64, compiled once per instruction set of
+// simd_targets.h (AVX2, AVX-512, NEON, SVE, ...); the best one this CPU runs
 // is chosen on first use (Highway's dynamic dispatch).
-// SSSE3-only CPUs (before 2008) take the scalar target: one target less to compile.
-#ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS HWY_SSSE3
-#endif
+#include "simd_targets.h"
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "simd_hwy_floats.cpp"  // found through the -I meson.build adds
 #include <hwy/foreach_target.h>                   // re-includes this file once per target

@@ -1,9 +1,6 @@
-// SIMD kernels for the integer and bool dtypes, compiled once per instruction set Highway
-// knows for this architecture; the best one this CPU runs is chosen on first use. Same
-// target set as simd_hwy_floats.cpp, so both halves of the table pick the same one.
-#ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS HWY_SSSE3
-#endif
+// SIMD kernels for the integer and bool dtypes, compiled once per instruction set of
+// simd_targets.h; the best one this CPU runs is chosen on first use.
+#include "simd_targets.h"
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "simd_hwy_integers.cpp"  // found through the -I meson.build adds
 #include <hwy/foreach_target.h>                     // re-includes this file once per target

@@ -1,5 +1,4 @@
 // main() of the GPU-only tests: exit 77 (meson: skipped) where no GPU can run them.
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <cstdio>

@@ -5,7 +5,6 @@
 // a NaN's index (they replace NaN by +inf/-inf, which then ties with a real infinity),
 // make_cases.py records argx's rule instead: NaN never wins. The path to the cases file
 // comes from the environment (ARGX_NUMPY_CASES); without it the test is skipped (77).
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <cstdio>

@@ -1,7 +1,6 @@
 // main() of a per-backend test executable. Compiled once per backend with
 // ARGX_TEST_BACKEND set to the backend's enumerator name (seq, par, tbb, cuda, thrust);
 // the test bodies it links were compiled once for all backends.
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <cstdio>

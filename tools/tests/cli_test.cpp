@@ -2,7 +2,6 @@
 // answers, exit status 2 for usage errors and 1 for input errors (one line on stderr),
 // every malformed .npy of the catalogue rejected, and demo / diff / fuzz passing.
 // The path of the argx binary comes in the ARGX_EXE environment variable.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>

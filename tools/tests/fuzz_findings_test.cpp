@@ -1,5 +1,4 @@
 // Inputs the libFuzzer targets found, kept as regression tests.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <limits>

@@ -1,7 +1,6 @@
 // The machinery behind `argx fuzz`: cases are reproducible from the seed and cover the
 // ground the issue asks for; the shrinker keeps a failure while making the case small;
 // a reproducer's .npy and command give back the very same case.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <unistd.h>

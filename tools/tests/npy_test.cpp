@@ -1,6 +1,5 @@
 // The .npy reader and writer: round trips of every dtype, version, order and byte order;
 // exact header bytes; Fortran views without copies; the malformed-file catalogue.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <unistd.h>

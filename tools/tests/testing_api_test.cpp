@@ -1,6 +1,5 @@
 // argx/testing.hpp: reports name the first differing output exactly, with both indices,
 // the input coordinates they point at and the elements' bits.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <argx/testing.hpp>
