@@ -8,9 +8,12 @@
 
 #include <cmath>
 #include <cstdint>
+#include <span>
+#include <string>
 #include <vector>
 
 #include <argx/argx.hpp>
+#include <argx/testing.hpp>
 
 #include "device_memory.hpp"
 
@@ -87,6 +90,21 @@ TEST_CASE("README: errors") {
   }
   // README end errors
   CHECK_THROWS_AS(argx::argmax(argx::seq, argx::make_view(m, {2, 3}), {.dims = {2}}), argx::error);
+}
+
+TEST_CASE("README: checking your own implementation") {
+  // README begin testing
+  std::vector<float> x = {1, 7, 7, 2,
+                          0, NAN, 3, 3};
+  std::vector<std::int64_t> mine = {2, 2};  // e.g. from your kernel: last of the ties, NaN missed
+
+  argx::testing::report r =
+      argx::testing::compare(argx::make_view(x, {2, 4}), argx::op::argmax, {.dims = {1}}, std::span(mine));
+  assert(!r && r.differing == 2 && r.output == 0);
+  // r.to_string(): "argx::testing: 2 of 2 outputs differ (indices); first at output (0):
+  //                 argx index 1 (x[0, 1]), actual index 2 (x[0, 2])"
+  // README end testing
+  CHECK(r.to_string().find("2 of 2 outputs differ") != std::string::npos);
 }
 
 TEST_CASE("README: GPU") {

@@ -23,6 +23,8 @@ int info_command(const args& a) {
     const std::string why = unavailable_reason(b);
     std::printf("  %-7s %s\n", std::string(name(b)).c_str(), why.empty() ? "usable" : ("unavailable: " + why).c_str());
   }
+  const char* simd = cpu_simd_target();
+  std::printf("tbb SIMD target: %s\n", *simd ? simd : "none (built without oneTBB)");
   std::printf("built with CUDA: %s\n", built_with_cuda() ? "yes" : "no");
   const auto gs = gpus();
   if (gs.empty()) std::printf("GPUs: none\n");
