@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the two libFuzzer targets (.npy reader, plan/validation) with clang,
-# AddressSanitizer and UndefinedBehaviorSanitizer, writes their seed corpora and runs each
-# for SECONDS seconds. Exits non-zero on any finding; crashing inputs are left as
+# AddressSanitizer and UndefinedBehaviorSanitizer, writes their seed corpora and runs both
+# at once for SECONDS seconds. BUILD may be an existing clang sanitizer build (CI passes the
+# one its test suite ran in); otherwise it is configured here. Exits non-zero on any finding; crashing inputs are left as
 # BUILD/fuzz-work/<target>-crash-* (replay one with: BUILD/tools/fuzz/<target> FILE).
 #
 # usage: tools/fuzz/run.sh [SECONDS=60] [BUILD=build-fuzz]
@@ -29,15 +30,21 @@ work=$build/fuzz-work
 mkdir -p "$work/npy-corpus" "$work/plan-corpus"
 "$build/tools/fuzz/fuzz_seeds" "$work/seeds"
 
+# Both targets at once, one core each.
+run_target() {
+  local target=$1 corpus=$work/${1%_reader}-corpus seeds=$work/seeds/${1%_reader}
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+    "$build/tools/fuzz/${target}_fuzz" -max_total_time="$seconds" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
+      -print_final_stats=1 -artifact_prefix="$work/$target-" "$corpus" "$seeds" >"$work/$target.log" 2>&1
+}
+echo "== npy_reader_fuzz and plan_fuzz for ${seconds} s"
+run_target npy_reader & npy_pid=$!
+run_target plan & plan_pid=$!
 status=0
 for target in npy_reader plan; do
-  corpus=$work/${target%_reader}-corpus
-  seeds=$work/seeds/${target%_reader}
+  pid_var=${target%_reader}_pid
   log=$work/$target.log
-  echo "== ${target}_fuzz for ${seconds} s"
-  if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-     "$build/tools/fuzz/${target}_fuzz" -max_total_time="$seconds" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
-       -print_final_stats=1 -artifact_prefix="$work/$target-" "$corpus" "$seeds" >"$log" 2>&1; then
+  if wait "${!pid_var}"; then
     grep -E "DONE|^Done|stat::number_of_executed_units|stat::peak_rss_mb" "$log" || true
     echo "== ${target}_fuzz: no findings"
   else
