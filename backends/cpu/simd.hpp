@@ -33,8 +33,11 @@ struct sink {
   bool int32;          ///< index type is int32
 };
 
-/// Largest `lanes` one strided call takes (its per-lane state lives on the stack).
-inline constexpr std::int64_t strided_max_lanes = 1024;
+/// Largest `lanes` one strided call takes (its per-lane state lives on the stack). 2048
+/// floats are 8 KiB of each row: long enough runs for the memory system, while the
+/// running bests (2 x 8 KiB) stay in L1 (measured: 4096x16384 axis 0, 1024 lanes 18.6
+/// GB/s, 2048 20.8, 4096 14.2).
+inline constexpr std::int64_t strided_max_lanes = 2048;
 /// Largest `count` one strided call takes (positions are tracked in 32-bit lanes).
 inline constexpr std::int64_t strided_max_count = std::int64_t(1) << 31;
 
