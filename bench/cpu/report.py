@@ -47,6 +47,8 @@ def load(bench_path, numpy_path):
     for b in bench["benchmarks"]:
         if b.get("run_type") == "aggregate":
             continue
+        if b.get("error_occurred"):  # e.g. an answer that differs from seq's: no figures then
+            sys.exit(f"{b['name']}: {b.get('error_message')}")
         parts = b["name"].split("/")
         work, impl = parts[0], parts[1]
         if work not in table:
