@@ -218,14 +218,6 @@ class rows_across {
           }
         }
       }
-    } else if constexpr (D == dtype::boolean) {
-      if (o_.keys.argmin) {
-        summarize_rows<umin>(rows, stride, raw_view{});
-        rep = res_[3];
-      } else {
-        summarize_rows<umax>(rows, stride, raw_view{});
-        rep = res_[2];
-      }
     } else if constexpr (tr::is_signed) {
       if (o_.keys.abs) {
         if (o_.keys.argmin) {
@@ -242,7 +234,7 @@ class rows_across {
         summarize_rows<smax>(rows, stride, raw_view{});
         rep = res_[0];
       }
-    } else {
+    } else {  // unsigned, and bool (whose rows' max/min byte says whether a true is there)
       if (o_.keys.argmin) {
         summarize_rows<umin>(rows, stride, raw_view{});
         rep = res_[3];

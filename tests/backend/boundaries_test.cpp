@@ -24,13 +24,6 @@ const std::vector<dtype> sample_dtypes = {dtype::f16, dtype::bf16, dtype::f32, d
 std::uint64_t low(dtype t) { return encode(t, 0); }
 std::uint64_t high(dtype t) { return encode(t, 1); }
 
-argx::spec make_spec(argx::dim_list dims, argx::tie_break ties) {
-  argx::spec s;
-  s.dims = dims;
-  s.ties = ties;
-  return s;
-}
-
 }  // namespace
 
 TEST_CASE("boundaries: equal maxima on both sides of a split point (flat)") {
@@ -43,19 +36,19 @@ TEST_CASE("boundaries: equal maxima on both sides of a split point (flat)") {
       set_flat(x, b - 1, high(t));
       set_flat(x, b, high(t));
       CHECK(argmax(x).indices[0] == b - 1);
-      CHECK(argmax(x, make_spec({}, argx::tie_break::last)).indices[0] == b);
+      CHECK(argmax(x, argx::spec{.dims = {}, .ties = argx::tie_break::last}).indices[0] == b);
       // Background high, two lows: the same for argmin.
       host_tensor y = make_filled(t, high(t), {n});
       set_flat(y, b - 1, low(t));
       set_flat(y, b, low(t));
       CHECK(argmin(y).indices[0] == b - 1);
-      CHECK(argmin(y, make_spec({}, argx::tie_break::last)).indices[0] == b);
+      CHECK(argmin(y, argx::spec{.dims = {}, .ties = argx::tie_break::last}).indices[0] == b);
       // A tie far apart: the first copy sits just after the boundary, the second at the end.
       host_tensor z = make_filled(t, low(t), {n});
       set_flat(z, b, high(t));
       set_flat(z, n - 1, high(t));
       CHECK(argmax(z).indices[0] == b);
-      CHECK(argmax(z, make_spec({}, argx::tie_break::last)).indices[0] == n - 1);
+      CHECK(argmax(z, argx::spec{.dims = {}, .ties = argx::tie_break::last}).indices[0] == n - 1);
     }
   }
 }
@@ -94,9 +87,9 @@ TEST_CASE("boundaries: ties across split points in rows, columns and multi-dim s
       set_flat(rows, i * r_len + row_b[i] - 1, high(t));
       set_flat(rows, i * r_len + row_b[i], high(t));
     }
-    auto r = argmax(rows, make_spec({1}, argx::tie_break::first));
+    auto r = argmax(rows, argx::spec{.dims = {1}, .ties = argx::tie_break::first});
     CHECK(r.indices == std::vector<std::int64_t>{row_b[0] - 1, row_b[1] - 1, row_b[2] - 1});
-    r = argmax(rows, make_spec({-1}, argx::tie_break::last));
+    r = argmax(rows, argx::spec{.dims = {-1}, .ties = argx::tie_break::last});
     CHECK(r.indices == std::vector<std::int64_t>{row_b[0], row_b[1], row_b[2]});
 
     // Columns: reduce dim 0 of an (R, 3) matrix (a strided reduction).
@@ -105,9 +98,9 @@ TEST_CASE("boundaries: ties across split points in rows, columns and multi-dim s
       set_flat(cols, (row_b[j] - 1) * 3 + j, high(t));
       set_flat(cols, row_b[j] * 3 + j, high(t));
     }
-    r = argmax(cols, make_spec({0}, argx::tie_break::first));
+    r = argmax(cols, argx::spec{.dims = {0}, .ties = argx::tie_break::first});
     CHECK(r.indices == std::vector<std::int64_t>{row_b[0] - 1, row_b[1] - 1, row_b[2] - 1});
-    r = argmax(cols, make_spec({0}, argx::tie_break::last));
+    r = argmax(cols, argx::spec{.dims = {0}, .ties = argx::tie_break::last});
     CHECK(r.indices == std::vector<std::int64_t>{row_b[0], row_b[1], row_b[2]});
 
     // Two reduced dims that cannot merge (dims 0 and 2 of (256, 2, 257)): positions are
@@ -118,9 +111,9 @@ TEST_CASE("boundaries: ties across split points in rows, columns and multi-dim s
       set_flat(g, (p0 / 257) * 514 + k * 257 + p0 % 257, high(t));
       set_flat(g, (p1 / 257) * 514 + k * 257 + p1 % 257, high(t));
     }
-    r = argmax(g, make_spec({0, 2}, argx::tie_break::first));
+    r = argmax(g, argx::spec{.dims = {0, 2}, .ties = argx::tie_break::first});
     CHECK(r.indices == std::vector<std::int64_t>{p0, p0});
-    r = argmax(g, make_spec({2, 0}, argx::tie_break::last));
+    r = argmax(g, argx::spec{.dims = {2, 0}, .ties = argx::tie_break::last});
     CHECK(r.indices == std::vector<std::int64_t>{p1, p1});
   }
 }

@@ -68,13 +68,6 @@ std::string message_of(F&& f) {
   return {};
 }
 
-argx::spec dims(argx::dim_list d, argx::index_type it = argx::index_type::int64) {
-  argx::spec s;
-  s.dims = d;
-  s.index = it;
-  return s;
-}
-
 }  // namespace
 
 TEST_CASE("errors: empty_reduction") {
@@ -82,9 +75,9 @@ TEST_CASE("errors: empty_reduction") {
   const host_tensor e = make_tensor(dtype::f32, {}, {2, 0});
   auto vo = g.value_out({2});
   for (argx::op o : {argx::op::argmax, argx::op::argmin}) {
-    CHECK(reduce_error(g, e.view, g.index_out({2}), &vo, dims({1}), o) == "empty_reduction");
-    CHECK(reduce_error(g, e.view, g.index_out({}), nullptr, dims({}), o) == "empty_reduction");
-    CHECK(result_error(e.view, dims({-1}), o) == "empty_reduction");
+    CHECK(reduce_error(g, e.view, g.index_out({2}), &vo, argx::spec{.dims = {1}}, o) == "empty_reduction");
+    CHECK(reduce_error(g, e.view, g.index_out({}), nullptr, argx::spec{.dims = {}}, o) == "empty_reduction");
+    CHECK(result_error(e.view, argx::spec{.dims = {-1}}, o) == "empty_reduction");
   }
   const host_tensor flat = make_tensor(dtype::u8, {}, {0});
   CHECK(reduce_error(g, flat.view, g.index_out({}), nullptr, {}) == "empty_reduction");
@@ -93,32 +86,32 @@ TEST_CASE("errors: empty_reduction") {
 
 TEST_CASE("errors: bad_dim") {
   guarded g;
-  CHECK(reduce_error(g, g.x.view, g.index_out({2}), nullptr, dims({2})) == "bad_dim");
-  CHECK(reduce_error(g, g.x.view, g.index_out({3}), nullptr, dims({-3})) == "bad_dim");
-  CHECK(reduce_error(g, g.x.view, g.index_out({}), nullptr, dims({0, 7})) == "bad_dim");
-  CHECK(result_error(g.x.view, dims({2})) == "bad_dim");
+  CHECK(reduce_error(g, g.x.view, g.index_out({2}), nullptr, argx::spec{.dims = {2}}) == "bad_dim");
+  CHECK(reduce_error(g, g.x.view, g.index_out({3}), nullptr, argx::spec{.dims = {-3}}) == "bad_dim");
+  CHECK(reduce_error(g, g.x.view, g.index_out({}), nullptr, argx::spec{.dims = {0, 7}}) == "bad_dim");
+  CHECK(result_error(g.x.view, argx::spec{.dims = {2}}) == "bad_dim");
   const host_tensor scalar = make_tensor(dtype::i8, {3}, argx::shape{});
-  CHECK(reduce_error(g, scalar.view, g.index_out({}), nullptr, dims({0})) == "bad_dim");
-  CHECK(message_of([&] { argx::reduce(argx::seq, argx::op::argmax, g.x.view, dims({5})); }).find("dim 5") !=
+  CHECK(reduce_error(g, scalar.view, g.index_out({}), nullptr, argx::spec{.dims = {0}}) == "bad_dim");
+  CHECK(message_of([&] { argx::reduce(argx::seq, argx::op::argmax, g.x.view, argx::spec{.dims = {5}}); }).find("dim 5") !=
         std::string::npos);
 }
 
 TEST_CASE("errors: duplicate_dim") {
   guarded g;
-  CHECK(reduce_error(g, g.x.view, g.index_out({2}), nullptr, dims({1, 1})) == "duplicate_dim");
-  CHECK(reduce_error(g, g.x.view, g.index_out({2}), nullptr, dims({1, -1})) == "duplicate_dim");
-  CHECK(reduce_error(g, g.x.view, g.index_out({}), nullptr, dims({0, 1, -2})) == "duplicate_dim");
-  CHECK(result_error(g.x.view, dims({-2, 0})) == "duplicate_dim");
+  CHECK(reduce_error(g, g.x.view, g.index_out({2}), nullptr, argx::spec{.dims = {1, 1}}) == "duplicate_dim");
+  CHECK(reduce_error(g, g.x.view, g.index_out({2}), nullptr, argx::spec{.dims = {1, -1}}) == "duplicate_dim");
+  CHECK(reduce_error(g, g.x.view, g.index_out({}), nullptr, argx::spec{.dims = {0, 1, -2}}) == "duplicate_dim");
+  CHECK(result_error(g.x.view, argx::spec{.dims = {-2, 0}}) == "duplicate_dim");
 }
 
 TEST_CASE("errors: bad_shape") {
   guarded g;
   argx::tensor_view v = g.x.view;
   v.extents[1] = -3;  // a negative extent
-  CHECK(reduce_error(g, v, g.index_out({2}), nullptr, dims({1})) == "bad_shape");
+  CHECK(reduce_error(g, v, g.index_out({2}), nullptr, argx::spec{.dims = {1}}) == "bad_shape");
   v = g.x.view;
   v.strides = {1};  // fewer strides than extents
-  CHECK(reduce_error(g, v, g.index_out({2}), nullptr, dims({1})) == "bad_shape");
+  CHECK(reduce_error(g, v, g.index_out({2}), nullptr, argx::spec{.dims = {1}}) == "bad_shape");
   CHECK(result_error(v, {}) == "bad_shape");
   // Views and shapes refuse to be built wrong in the first place.
   CHECK(error_of([&] { (void)argx::make_view(g.x.storage->data(), dtype::f32, {2, 3}, {1}); }) == "bad_shape");
@@ -134,7 +127,7 @@ TEST_CASE("errors: unsupported_dtype") {
   for (int code : {argx::dtype_count, 200, 255}) {
     argx::tensor_view v = g.x.view;
     v.type = static_cast<dtype>(code);
-    CHECK(reduce_error(g, v, g.index_out({2}), nullptr, dims({1})) == "unsupported_dtype");
+    CHECK(reduce_error(g, v, g.index_out({2}), nullptr, argx::spec{.dims = {1}}) == "unsupported_dtype");
     CHECK(result_error(v, {}) == "unsupported_dtype");
   }
 }
@@ -145,7 +138,7 @@ TEST_CASE("errors: shape_overflow") {
   const std::int64_t big = std::int64_t(1) << 32;
   // Element count 2^64 (all stride 0, so no offset is large).
   auto v = argx::make_view(p, dtype::f32, {big, big}, {0, 0});
-  CHECK(reduce_error(g, v, g.index_out({big}), nullptr, dims({1})) == "shape_overflow");
+  CHECK(reduce_error(g, v, g.index_out({big}), nullptr, argx::spec{.dims = {1}}) == "shape_overflow");
   // Count fits, byte size does not: 2^61 doubles.
   v = argx::make_view(p, dtype::f64, {std::int64_t(1) << 61}, {0});
   CHECK(reduce_error(g, v, g.index_out({}), nullptr, {}) == "shape_overflow");
@@ -163,44 +156,44 @@ TEST_CASE("errors: index_overflow") {
   // 2^31 + 1 positions (one element seen through stride 0): the last index is 2^31.
   const std::int64_t n = (std::int64_t(1) << 31) + 1;
   const auto v = argx::make_view(p, dtype::f32, {n}, {0});
-  CHECK(reduce_error(g, v, g.index_out({}, dtype::i32), nullptr, dims({}, argx::index_type::int32)) ==
+  CHECK(reduce_error(g, v, g.index_out({}, dtype::i32), nullptr, argx::spec{.dims = {}, .index = argx::index_type::int32}) ==
         "index_overflow");
-  CHECK(result_error(v, dims({}, argx::index_type::int32)) == "index_overflow");
+  CHECK(result_error(v, argx::spec{.dims = {}, .index = argx::index_type::int32}) == "index_overflow");
   const auto rows = argx::make_view(p, dtype::f32, {2, n}, {0, 0});
-  CHECK(reduce_error(g, rows, g.index_out({2}, dtype::i32), nullptr, dims({1}, argx::index_type::int32)) ==
+  CHECK(reduce_error(g, rows, g.index_out({2}, dtype::i32), nullptr, argx::spec{.dims = {1}, .index = argx::index_type::int32}) ==
         "index_overflow");
   // The boundary: 2^31 positions (last index 2^31 - 1) still fit; so does int64.
   const auto fits = argx::make_view(p, dtype::f32, {n - 1}, {0});
-  CHECK(error_of([&] { (void)argx::output_shape(fits, dims({}, argx::index_type::int32)); }) == "no error");
-  CHECK(error_of([&] { (void)argx::output_shape(v, dims({})); }) == "no error");
+  CHECK(error_of([&] { (void)argx::output_shape(fits, argx::spec{.dims = {}, .index = argx::index_type::int32}); }) == "no error");
+  CHECK(error_of([&] { (void)argx::output_shape(v, argx::spec{.dims = {}}); }) == "no error");
 }
 
 TEST_CASE("errors: bad_output") {
   guarded g;
   auto vo = g.value_out({2});
   // Wrong shape: too many elements, too few, and keepdim's rank mismatch.
-  CHECK(reduce_error(g, g.x.view, g.index_out({3}), nullptr, dims({1})) == "bad_output");
-  CHECK(reduce_error(g, g.x.view, g.index_out({1}), nullptr, dims({1})) == "bad_output");
-  CHECK(reduce_error(g, g.x.view, g.index_out({2}), nullptr, [] { auto s = dims({1}); s.keepdim = true; return s; }()) ==
+  CHECK(reduce_error(g, g.x.view, g.index_out({3}), nullptr, argx::spec{.dims = {1}}) == "bad_output");
+  CHECK(reduce_error(g, g.x.view, g.index_out({1}), nullptr, argx::spec{.dims = {1}}) == "bad_output");
+  CHECK(reduce_error(g, g.x.view, g.index_out({2}), nullptr, [] { auto s = argx::spec{.dims = {1}}; s.keepdim = true; return s; }()) ==
         "bad_output");
-  CHECK(reduce_error(g, g.x.view, g.index_out({2, 1}), nullptr, dims({1})) == "bad_output");
-  CHECK(reduce_error(g, g.x.view, g.index_out({2}), nullptr, dims({})) == "bad_output");
+  CHECK(reduce_error(g, g.x.view, g.index_out({2, 1}), nullptr, argx::spec{.dims = {1}}) == "bad_output");
+  CHECK(reduce_error(g, g.x.view, g.index_out({2}), nullptr, argx::spec{.dims = {}}) == "bad_output");
   // Right shape, wrong values shape.
   auto vo_bad = g.value_out({3});
-  CHECK(reduce_error(g, g.x.view, g.index_out({2}), &vo_bad, dims({1})) == "bad_output");
+  CHECK(reduce_error(g, g.x.view, g.index_out({2}), &vo_bad, argx::spec{.dims = {1}}) == "bad_output");
   // Wrong dtypes: int32 buffer for int64 indices and the reverse; values not the input's dtype.
-  CHECK(reduce_error(g, g.x.view, g.index_out({2}, dtype::i32), nullptr, dims({1})) == "bad_output");
-  CHECK(reduce_error(g, g.x.view, g.index_out({2}, dtype::i64), nullptr, dims({1}, argx::index_type::int32)) ==
+  CHECK(reduce_error(g, g.x.view, g.index_out({2}, dtype::i32), nullptr, argx::spec{.dims = {1}}) == "bad_output");
+  CHECK(reduce_error(g, g.x.view, g.index_out({2}, dtype::i64), nullptr, argx::spec{.dims = {1}, .index = argx::index_type::int32}) ==
         "bad_output");
-  CHECK(reduce_error(g, g.x.view, g.index_out({2}, dtype::f32), nullptr, dims({1})) == "bad_output");
+  CHECK(reduce_error(g, g.x.view, g.index_out({2}, dtype::f32), nullptr, argx::spec{.dims = {1}}) == "bad_output");
   auto vo_i32 = g.value_out({2}, dtype::i32);
-  CHECK(reduce_error(g, g.x.view, g.index_out({2}), &vo_i32, dims({1})) == "bad_output");
+  CHECK(reduce_error(g, g.x.view, g.index_out({2}), &vo_i32, argx::spec{.dims = {1}}) == "bad_output");
   // Null pointers where something must be written.
   const auto null_idx = argx::make_output(static_cast<std::int64_t*>(nullptr), argx::shape{2});
-  CHECK(reduce_error(g, g.x.view, null_idx, &vo, dims({1})) == "bad_output");
+  CHECK(reduce_error(g, g.x.view, null_idx, &vo, argx::spec{.dims = {1}}) == "bad_output");
   const auto null_val = argx::make_output(static_cast<float*>(nullptr), argx::shape{2});
-  CHECK(reduce_error(g, g.x.view, g.index_out({2}), &null_val, dims({1})) == "bad_output");
-  const std::string m = message_of([&] { argx::argmax(argx::seq, g.x.view, g.index_out({3}), dims({1})); });
+  CHECK(reduce_error(g, g.x.view, g.index_out({2}), &null_val, argx::spec{.dims = {1}}) == "bad_output");
+  const std::string m = message_of([&] { argx::argmax(argx::seq, g.x.view, g.index_out({3}), argx::spec{.dims = {1}}); });
   CHECK(m.find("index output") != std::string::npos);
 }
 
@@ -208,11 +201,11 @@ TEST_CASE("errors: bad_argument") {
   guarded g;
   argx::tensor_view v = g.x.view;
   v.data = nullptr;  // elements to read but no pointer
-  CHECK(reduce_error(g, v, g.index_out({2}), nullptr, dims({1})) == "bad_argument");
+  CHECK(reduce_error(g, v, g.index_out({2}), nullptr, argx::spec{.dims = {1}}) == "bad_argument");
   CHECK(result_error(v, {}) == "bad_argument");
   // With nothing to read, a null input is fine.
   const auto empty = argx::make_view(static_cast<const void*>(nullptr), dtype::f32, {0, 3}, {3, 1});
-  CHECK(reduce_error(g, empty, g.index_out({0}), nullptr, dims({1})) == "no error");
+  CHECK(reduce_error(g, empty, g.index_out({0}), nullptr, argx::spec{.dims = {1}}) == "no error");
 }
 
 TEST_CASE("errors: wrong_memory_space (host-only backends)" * doctest::skip(is_gpu(backend_under_test()))) {
@@ -220,14 +213,14 @@ TEST_CASE("errors: wrong_memory_space (host-only backends)" * doctest::skip(is_g
   auto vo = g.value_out({2});
   argx::tensor_view on_device = g.x.view;
   on_device.space = argx::memory_space::device;
-  CHECK(reduce_error(g, on_device, g.index_out({2}), &vo, dims({1})) == "wrong_memory_space");
-  CHECK(result_error(on_device, dims({1})) == "wrong_memory_space");
+  CHECK(reduce_error(g, on_device, g.index_out({2}), &vo, argx::spec{.dims = {1}}) == "wrong_memory_space");
+  CHECK(result_error(on_device, argx::spec{.dims = {1}}) == "wrong_memory_space");
   auto io = g.index_out({2});
   io.space = argx::memory_space::device;
-  CHECK(reduce_error(g, g.x.view, io, &vo, dims({1})) == "wrong_memory_space");
+  CHECK(reduce_error(g, g.x.view, io, &vo, argx::spec{.dims = {1}}) == "wrong_memory_space");
   vo.space = argx::memory_space::device;
-  CHECK(reduce_error(g, g.x.view, g.index_out({2}), &vo, dims({1})) == "wrong_memory_space");
-  CHECK(message_of([&] { argx::argmax(argx::seq, on_device, g.index_out({2}), dims({1})); }).find("input") !=
+  CHECK(reduce_error(g, g.x.view, g.index_out({2}), &vo, argx::spec{.dims = {1}}) == "wrong_memory_space");
+  CHECK(message_of([&] { argx::argmax(argx::seq, on_device, g.index_out({2}), argx::spec{.dims = {1}}); }).find("input") !=
         std::string::npos);
 }
 
@@ -242,7 +235,7 @@ TEST_CASE("errors: device pointers declared as host memory are refused by CPU ba
   for (argx::backend b : {argx::backend::seq, argx::backend::par, argx::backend::tbb}) {
     if (!argx::available(b)) continue;
     INFO(std::string(argx::name(b)));
-    CHECK(error_of([&] { argx::reduce(policy_for(b), argx::op::argmax, lying, g.index_out({2}), nullptr, dims({1})); }) ==
+    CHECK(error_of([&] { argx::reduce(policy_for(b), argx::op::argmax, lying, g.index_out({2}), nullptr, argx::spec{.dims = {1}}); }) ==
           "wrong_memory_space");
     CHECK(g.untouched());
   }
@@ -250,8 +243,8 @@ TEST_CASE("errors: device pointers declared as host memory are refused by CPU ba
 
 TEST_CASE("errors: a failed call does not disturb the next one") {
   guarded g;
-  CHECK(reduce_error(g, g.x.view, g.index_out({2}), nullptr, dims({9})) == "bad_dim");
-  const outcome r = argmax(g.x, dims({1}));
+  CHECK(reduce_error(g, g.x.view, g.index_out({2}), nullptr, argx::spec{.dims = {9}}) == "bad_dim");
+  const outcome r = argmax(g.x, argx::spec{.dims = {1}});
   CHECK(r.indices == std::vector<std::int64_t>{1, 0});
-  CHECK(argmin(g.x, dims({0})).indices == std::vector<std::int64_t>{0, 1, 0});
+  CHECK(argmin(g.x, argx::spec{.dims = {0}}).indices == std::vector<std::int64_t>{0, 1, 0});
 }

@@ -25,13 +25,6 @@ void put(device_buffer& b, std::int64_t i, T v) {
   REQUIRE(cudaMemcpy(static_cast<char*>(b.data()) + i * sizeof(T), &v, sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess);
 }
 
-argx::spec with(argx::tie_break t, argx::dim_list dims = {}) {
-  argx::spec s;
-  s.dims = dims;
-  s.ties = t;
-  return s;
-}
-
 }  // namespace
 
 TEST_CASE("large: more than 2^32 uint8 elements, every shape class") {
@@ -51,42 +44,42 @@ TEST_CASE("large: more than 2^32 uint8 elements, every shape class") {
   for (argx::policy pol : {argx::policy(argx::cuda), argx::policy(argx::thrust)}) {
     INFO("backend ", argx::name(pol.kind));
     const auto flat = argx::make_view(data, {n}, argx::memory_space::device);
-    auto r = argx::argmax(pol, flat, with(first));
+    auto r = argx::argmax(pol, flat, argx::spec{.ties = first});
     CHECK(r.indices[0] == a);
     CHECK(r.value<std::uint8_t>(0) == 200);
-    CHECK(argx::argmax(pol, flat, with(last)).indices[0] == b);
-    CHECK(argx::argmin(pol, flat, with(first)).indices[0] == c);
-    CHECK(argx::argmin(pol, flat, with(last)).indices[0] == d);
+    CHECK(argx::argmax(pol, flat, argx::spec{.ties = last}).indices[0] == b);
+    CHECK(argx::argmin(pol, flat, argx::spec{.ties = first}).indices[0] == c);
+    CHECK(argx::argmin(pol, flat, argx::spec{.ties = last}).indices[0] == d);
     argx::spec i32;
     i32.index = argx::index_type::int32;
     CHECK(error_of([&] { argx::argmax(pol, flat, i32); }) == "index_overflow");
 
     // rows: [2, half], each row longer than 2^31
     const auto rows = argx::make_view(data, {2, half}, argx::memory_space::device);
-    r = argx::argmax(pol, rows, with(first, {1}));
+    r = argx::argmax(pol, rows, argx::spec{.dims = {1}, .ties = first});
     CHECK(r.indices[0] == a);
     CHECK(r.indices[1] == b - half);
-    r = argx::argmin(pol, rows, with(last, {1}));
+    r = argx::argmin(pol, rows, argx::spec{.dims = {1}, .ties = last});
     CHECK(r.indices[0] == c);
     CHECK(r.indices[1] == d - half);
 
     // strided: [half, 2] reduced over dim 0 (R > 2^31, two columns)
     const auto cols = argx::make_view(data, {half, 2}, argx::memory_space::device);
-    r = argx::argmax(pol, cols, with(first, {0}));
+    r = argx::argmax(pol, cols, argx::spec{.dims = {0}, .ties = first});
     CHECK(r.indices[0] == 0);
     CHECK(r.indices[1] == (a - 1) / 2);
-    r = argx::argmax(pol, cols, with(last, {0}));
+    r = argx::argmax(pol, cols, argx::spec{.dims = {0}, .ties = last});
     CHECK(r.indices[0] == half - 1);
     CHECK(r.indices[1] == (b - 1) / 2);
-    r = argx::argmin(pol, cols, with(last, {0}));
+    r = argx::argmin(pol, cols, argx::spec{.dims = {0}, .ties = last});
     CHECK(r.indices[1] == (d - 1) / 2);
 
     // general: the transpose of rows, all dims (flat position i * 2 + j of element (j, i))
     const auto t = rows.transposed(0, 1);
-    CHECK(argx::argmax(pol, t, with(first)).indices[0] == 2 * (b - half) + 1);
-    CHECK(argx::argmax(pol, t, with(last)).indices[0] == 2 * a);
-    CHECK(argx::argmin(pol, t, with(first)).indices[0] == 2 * (d - half) + 1);
-    CHECK(argx::argmin(pol, t, with(last)).indices[0] == 2 * c);
+    CHECK(argx::argmax(pol, t, argx::spec{.ties = first}).indices[0] == 2 * (b - half) + 1);
+    CHECK(argx::argmax(pol, t, argx::spec{.ties = last}).indices[0] == 2 * a);
+    CHECK(argx::argmin(pol, t, argx::spec{.ties = first}).indices[0] == 2 * (d - half) + 1);
+    CHECK(argx::argmin(pol, t, argx::spec{.ties = last}).indices[0] == 2 * c);
   }
 }
 
