@@ -27,12 +27,12 @@ void par_reduce(const plan& p, const outputs& out) {
     return;
   }
   // Few long slices: split each into chunks and combine their winners with the order.
-  using cand = candidate<cpu::key_t<D>>;
+  using cand = candidate<dtype_key_t<D>>;
   for (std::int64_t o = 0; o < p.outputs; ++o) {
     const std::int64_t start = kept_offset(p, o);
     const cand best = std::transform_reduce(
         std::execution::par_unseq, counting_iterator(0), counting_iterator(chunks),
-        seed<cpu::key_t<D>>(p.reduce_size, p.ties_last),
+        seed<dtype_key_t<D>>(p.reduce_size, p.ties_last),
         [&](cand a, cand b) { return combine(a, b, p.ties_last); },
         [&](std::int64_t c) {
           const std::int64_t first = c * chunk_elements;

@@ -48,7 +48,7 @@ inline constexpr size_t block_bytes = 16384;
 template <dtype D>
 class contig_scan {
  public:
-  using T = bits_of<D>;
+  using T = dtype_bits_t<D>;
   using K = typename dtype_traits<D>::key_type;
   using S = std::make_signed_t<T>;
   using tr = dtype_traits<D>;
@@ -188,7 +188,7 @@ class contig_scan {
 template <dtype D>
 cand contig(const void* data, std::int64_t n, std::int64_t pos0, order_params o, cand floor) {
   using K = typename dtype_traits<D>::key_type;
-  const auto* p = static_cast<const bits_of<D>*>(data);
+  const auto* p = static_cast<const dtype_bits_t<D>*>(data);
   contig_scan<D> scan(o);
   if (floor.pos >= pos0) {
     const auto c = scan.run(p, static_cast<size_t>(n));

@@ -29,10 +29,6 @@ HWY_BEFORE_NAMESPACE();
 namespace argx::detail::cpu::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-/// Raw bits of dtype D.
-template <dtype D>
-using bits_of = typename dtype_traits<D>::bits_type;
-
 /// Keeps the compiler from folding one load into every instruction that reads it (GCC
 /// otherwise re-reads memory once per reduction, which halves the throughput).
 template <class V>
@@ -75,7 +71,7 @@ template <dtype D, class DU, bool Abs>
 struct keyer {
   using T = hn::TFromD<DU>;
   using tr = dtype_traits<D>;
-  static_assert(sizeof(T) == sizeof(bits_of<D>));
+  static_assert(sizeof(T) == sizeof(dtype_bits_t<D>));
   hn::Vec<DU> flip;     ///< xor applied last: the sign bias and argmin's complement
   hn::Vec<DU> nan_key;  ///< floats: the key every NaN gets
   hn::Vec<DU> mag;      ///< floats: all bits but the sign

@@ -7,19 +7,14 @@
 namespace argx::detail::cpu::simd {
 namespace {
 
-template <dtype D>
-using bits_of = typename dtype_traits<D>::bits_type;
-template <dtype D>
-using key_of = typename dtype_traits<D>::key_type;
-
 /// Best of `start` and the n >= 1 contiguous elements at p (positions 0..n-1; start is
 /// p[0] or an element before them, at -1), stopping early at the top key.
 template <dtype D>
-candidate<key_of<D>> scan(const bits_of<D>* p, std::int64_t n, order_params o, key_of<D> top,
-                          candidate<key_of<D>> start) {
-  candidate<key_of<D>> best = start;
+candidate<dtype_key_t<D>> scan(const dtype_bits_t<D>* p, std::int64_t n, order_params o, dtype_key_t<D> top,
+                          candidate<dtype_key_t<D>> start) {
+  candidate<dtype_key_t<D>> best = start;
   for (std::int64_t i = start.pos < 0 ? 0 : 1; i < n; ++i) {
-    const key_of<D> k = order_key<D>(p[i], o.keys);
+    const dtype_key_t<D> k = order_key<D>(p[i], o.keys);
     if (k > best.key || (o.ties_last && k == best.key)) {
       best = {k, i};
       if (!o.ties_last && k == top) break;
@@ -30,10 +25,10 @@ candidate<key_of<D>> scan(const bits_of<D>* p, std::int64_t n, order_params o, k
 
 template <dtype D>
 cand contig(const void* data, std::int64_t n, std::int64_t pos0, order_params o, cand floor) {
-  const auto* p = static_cast<const bits_of<D>*>(data);
+  const auto* p = static_cast<const dtype_bits_t<D>*>(data);
   const bool earlier = floor.pos < pos0;
-  const candidate<key_of<D>> start = earlier ? candidate<key_of<D>>{static_cast<key_of<D>>(floor.key), -1}
-                                             : candidate<key_of<D>>{order_key<D>(p[0], o.keys), 0};
+  const candidate<dtype_key_t<D>> start = earlier ? candidate<dtype_key_t<D>>{static_cast<dtype_key_t<D>>(floor.key), -1}
+                                             : candidate<dtype_key_t<D>>{order_key<D>(p[0], o.keys), 0};
   const auto c = scan<D>(p, n, o, top_key<D>(o.keys), start);
   return c.pos < 0 ? floor : cand{c.key, pos0 + c.pos};
 }
@@ -41,10 +36,10 @@ cand contig(const void* data, std::int64_t n, std::int64_t pos0, order_params o,
 template <dtype D>
 void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::int64_t n, order_params o,
           const sink& out) {
-  const key_of<D> top = top_key<D>(o.keys);
-  const bits_of<D>* row = static_cast<const bits_of<D>*>(data);
+  const dtype_key_t<D> top = top_key<D>(o.keys);
+  const dtype_bits_t<D>* row = static_cast<const dtype_bits_t<D>*>(data);
   for (std::int64_t r = 0; r < count; ++r, row += row_stride) {
-    const auto c = scan<D>(row, n, o, top, candidate<key_of<D>>{order_key<D>(row[0], o.keys), 0});
+    const auto c = scan<D>(row, n, o, top, candidate<dtype_key_t<D>>{order_key<D>(row[0], o.keys), 0});
     store<D>(out, out.first + r, cand{c.key, c.pos}, row[c.pos], o.keys);
   }
 }
@@ -53,14 +48,14 @@ template <dtype D>
 void strided(const void* data, std::int64_t lanes, std::int64_t count, std::int64_t row_stride, std::int64_t pos0,
              order_params o, cand* best, bool merge) {
   // Row by row (contiguous reads), one running best per lane.
-  const bits_of<D>* base = static_cast<const bits_of<D>*>(data);
-  key_of<D> key[strided_max_lanes];
+  const dtype_bits_t<D>* base = static_cast<const dtype_bits_t<D>*>(data);
+  dtype_key_t<D> key[strided_max_lanes];
   std::int64_t row[strided_max_lanes];
   for (std::int64_t j = 0; j < lanes; ++j) key[j] = order_key<D>(base[j], o.keys), row[j] = 0;
   for (std::int64_t k = 1; k < count; ++k) {
-    const bits_of<D>* r = base + k * row_stride;
+    const dtype_bits_t<D>* r = base + k * row_stride;
     for (std::int64_t j = 0; j < lanes; ++j) {
-      const key_of<D> kk = order_key<D>(r[j], o.keys);
+      const dtype_key_t<D> kk = order_key<D>(r[j], o.keys);
       if (kk > key[j] || (o.ties_last && kk == key[j])) key[j] = kk, row[j] = k;
     }
   }

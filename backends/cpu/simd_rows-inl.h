@@ -84,7 +84,7 @@ HWY_INLINE hn::Vec<D> ladder(D d, hn::TFromD<D>* HWY_RESTRICT tile, const Op& op
 template <dtype D, size_t C>
 class rows_across {
  public:
-  using T = bits_of<D>;
+  using T = dtype_bits_t<D>;
   using S = std::make_signed_t<T>;
   using tr = dtype_traits<D>;
   using DU = hn::CappedTag<T, 32 / sizeof(T)>;  // at most 256 bits: two blocks
@@ -333,7 +333,7 @@ class rows_across {
 template <dtype D>
 void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::int64_t n, order_params o,
           const sink& out) {
-  using T = bits_of<D>;
+  using T = dtype_bits_t<D>;
   contig_scan<D> scan(o);
   const T* base = static_cast<const T*>(data);
 #if ARGX_CPU_LADDER

@@ -30,9 +30,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 /// The pass over the rows for n >= L lanes; calls finish(lane, row) for every lane.
 template <dtype D, bool TiesLast, class Key, class DW, class DE, class Finish>
-HWY_INLINE void strided_rows(const bits_of<D>* base, size_t n, std::int64_t count, std::int64_t row_stride,
+HWY_INLINE void strided_rows(const dtype_bits_t<D>* base, size_t n, std::int64_t count, std::int64_t row_stride,
                              const Key& key, DW dw, DE de, const Finish& finish) {
-  using T = bits_of<D>;
+  using T = dtype_bits_t<D>;
   using W = hn::TFromD<DW>;
   const size_t L = hn::Lanes(dw);
   auto load_key = [&](const T* q) {
@@ -102,7 +102,7 @@ HWY_INLINE void strided_rows(const bits_of<D>* base, size_t n, std::int64_t coun
 template <dtype D>
 void strided(const void* data, std::int64_t lanes, std::int64_t count, std::int64_t row_stride, std::int64_t pos0,
              order_params o, cand* best, bool merge) {
-  using T = bits_of<D>;
+  using T = dtype_bits_t<D>;
   using K = typename dtype_traits<D>::key_type;
   using W = std::conditional_t<sizeof(T) <= 4, std::uint32_t, std::uint64_t>;  // key and row lanes
   const hn::ScalableTag<W> dw;

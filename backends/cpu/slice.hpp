@@ -12,23 +12,18 @@
 
 namespace argx::detail::cpu {
 
-template <dtype D>
-using bits_t = typename dtype_traits<D>::bits_type;
-template <dtype D>
-using key_t = typename dtype_traits<D>::key_type;
-
 /// Raw bits of the element `offset` elements from `base` (offset may be negative).
 template <dtype D>
-inline bits_t<D> load_bits(const void* base, std::int64_t offset) {
-  bits_t<D> b;
-  std::memcpy(&b, static_cast<const char*>(base) + offset * static_cast<std::int64_t>(sizeof(bits_t<D>)), sizeof(b));
+inline dtype_bits_t<D> load_bits(const void* base, std::int64_t offset) {
+  dtype_bits_t<D> b;
+  std::memcpy(&b, static_cast<const char*>(base) + offset * static_cast<std::int64_t>(sizeof(dtype_bits_t<D>)), sizeof(b));
   return b;
 }
 
 /// Best candidate among positions [first, last) of the slice starting at element offset
 /// `start`, walking the reduced dims with an odometer (any rank, any strides).
 template <dtype D>
-candidate<key_t<D>> reduce_positions(const plan& p, std::int64_t start, std::int64_t first, std::int64_t last) {
+candidate<dtype_key_t<D>> reduce_positions(const plan& p, std::int64_t start, std::int64_t first, std::int64_t last) {
   const int rank = p.reduced_extents.size();
   std::int64_t idx[max_rank];
   std::int64_t rest = first, off = start;
@@ -37,7 +32,7 @@ candidate<key_t<D>> reduce_positions(const plan& p, std::int64_t start, std::int
     rest /= p.reduced_extents[d];
     off += idx[d] * p.reduced_strides[d];
   }
-  candidate<key_t<D>> best = seed<key_t<D>>(p.reduce_size, p.ties_last);
+  candidate<dtype_key_t<D>> best = seed<dtype_key_t<D>>(p.reduce_size, p.ties_last);
   const std::int64_t inner_n = p.reduced_extents[rank - 1], inner_s = p.reduced_strides[rank - 1];
   std::int64_t pos = first;
   while (pos < last) {
@@ -45,7 +40,7 @@ candidate<key_t<D>> reduce_positions(const plan& p, std::int64_t start, std::int
     std::int64_t run = inner_n - idx[rank - 1];
     if (run > last - pos) run = last - pos;
     for (std::int64_t i = 0; i < run; ++i, ++pos, off += inner_s)
-      best = combine(best, candidate<key_t<D>>{order_key<D>(load_bits<D>(p.data, off), p.keys), pos}, p.ties_last);
+      best = combine(best, candidate<dtype_key_t<D>>{order_key<D>(load_bits<D>(p.data, off), p.keys), pos}, p.ties_last);
     idx[rank - 1] += run;
     for (int d = rank - 1; d > 0 && idx[d] == p.reduced_extents[d]; --d) {
       off -= idx[d] * p.reduced_strides[d];
@@ -60,14 +55,14 @@ candidate<key_t<D>> reduce_positions(const plan& p, std::int64_t start, std::int
 /// Writes output o: the reported index and, when asked, the winning element's bits.
 template <dtype D>
 inline void store_winner(const plan& p, const outputs& out, std::int64_t o, std::int64_t slice_start,
-                         candidate<key_t<D>> best) {
+                         candidate<dtype_key_t<D>> best) {
   const std::int64_t index = reported_index(best, p.keys, dtype_traits<D>::is_float);
   if (p.index == index_type::int64)
     static_cast<std::int64_t*>(out.indices)[o] = index;
   else
     static_cast<std::int32_t*>(out.indices)[o] = static_cast<std::int32_t>(index);
   if (out.values) {
-    const bits_t<D> v = load_bits<D>(p.data, slice_start + reduced_offset(p, best.pos));
+    const dtype_bits_t<D> v = load_bits<D>(p.data, slice_start + reduced_offset(p, best.pos));
     std::memcpy(static_cast<char*>(out.values) + o * static_cast<std::int64_t>(sizeof(v)), &v, sizeof(v));
   }
 }

@@ -20,38 +20,33 @@
 
 namespace argx::detail::gpu {
 
-template <dtype D>
-using bits_t = typename dtype_traits<D>::bits_type;
-template <dtype D>
-using key_t = typename dtype_traits<D>::key_type;
-
 /// Elements in one 16-byte vector load (4 floats, 8 halves, 16 bytes...).
 template <dtype D>
-inline constexpr int vec_elems = static_cast<int>(16 / sizeof(bits_t<D>));
+inline constexpr int vec_elems = static_cast<int>(16 / sizeof(dtype_bits_t<D>));
 
 /// 16 bytes of elements as four 32-bit words; at(j) is element j's bits.
 template <dtype D>
 struct vec {
   std::uint32_t w[4];
 
-  __device__ __forceinline__ bits_t<D> at(int j) const {
-    constexpr int size = sizeof(bits_t<D>);
+  __device__ __forceinline__ dtype_bits_t<D> at(int j) const {
+    constexpr int size = sizeof(dtype_bits_t<D>);
     if constexpr (size == 8) return w[2 * j] | (static_cast<std::uint64_t>(w[2 * j + 1]) << 32);
     if constexpr (size == 4) return w[j];
-    if constexpr (size == 2) return static_cast<bits_t<D>>(w[j / 2] >> (16 * (j % 2)));
-    if constexpr (size == 1) return static_cast<bits_t<D>>(w[j / 4] >> (8 * (j % 4)));
+    if constexpr (size == 2) return static_cast<dtype_bits_t<D>>(w[j / 2] >> (16 * (j % 2)));
+    if constexpr (size == 1) return static_cast<dtype_bits_t<D>>(w[j / 4] >> (8 * (j % 4)));
   }
 };
 
 /// One 16-byte load (p must be 16-byte aligned), through the read-only path.
 template <dtype D>
-__device__ __forceinline__ vec<D> load_vec(const bits_t<D>* p) {
+__device__ __forceinline__ vec<D> load_vec(const dtype_bits_t<D>* p) {
   const uint4 raw = __ldg(reinterpret_cast<const uint4*>(p));
   return vec<D>{{raw.x, raw.y, raw.z, raw.w}};
 }
 
 template <dtype D>
-__device__ __forceinline__ key_t<D> key_at(const bits_t<D>* p, key_params kp) {
+__device__ __forceinline__ dtype_key_t<D> key_at(const dtype_bits_t<D>* p, key_params kp) {
   return order_key<D>(__ldg(p), kp);
 }
 
@@ -163,7 +158,7 @@ struct plain<dtype::bf16> {
 // a max of flipped bits.
 template <dtype D, bool Signed>
 struct plain_int32_or_less {
-  using B = bits_t<D>;
+  using B = dtype_bits_t<D>;
   static constexpr int size = sizeof(B);
   static __device__ __forceinline__ B flip(bool argmin) { return argmin ? static_cast<B>(~B(0)) : B(0); }
   static __device__ __forceinline__ std::uint32_t vmax(std::uint32_t a, std::uint32_t b) {
@@ -210,14 +205,14 @@ template <> struct plain<dtype::u64> : plain_int64<dtype::u64, false> {};
 /// The largest key among a vector's elements: in the value domain for plain loops,
 /// order_key on every element otherwise.
 template <dtype D, bool Plain>
-__device__ __forceinline__ key_t<D> vec_max_key(const vec<D>& x, key_params kp) {
+__device__ __forceinline__ dtype_key_t<D> vec_max_key(const vec<D>& x, key_params kp) {
   if constexpr (Plain) {
     return order_key<D>(plain<D>::best(x, plain<D>::flip(kp.argmin)), loop_keys<true>(kp));
   } else {
-    key_t<D> m = order_key<D>(x.at(0), kp);
+    dtype_key_t<D> m = order_key<D>(x.at(0), kp);
 #pragma unroll
     for (int j = 1; j < vec_elems<D>; ++j) {
-      const key_t<D> k = order_key<D>(x.at(j), kp);
+      const dtype_key_t<D> k = order_key<D>(x.at(j), kp);
       m = k > m ? k : m;
     }
     return m;
@@ -227,7 +222,7 @@ __device__ __forceinline__ key_t<D> vec_max_key(const vec<D>& x, key_params kp) 
 /// The element of x (the first, or the last with ties_last) whose key is `key`; the key
 /// must occur in x.
 template <dtype D>
-__device__ __forceinline__ int vec_find_key(const vec<D>& x, key_t<D> key, key_params kp, bool ties_last) {
+__device__ __forceinline__ int vec_find_key(const vec<D>& x, dtype_key_t<D> key, key_params kp, bool ties_last) {
   int found = -1;
 #pragma unroll
   for (int j = 0; j < vec_elems<D>; ++j)

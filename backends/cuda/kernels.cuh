@@ -28,8 +28,8 @@ inline constexpr int strided_max_threads = 256;
 template <dtype D, bool Plain, bool TiesLast>
 __device__ __forceinline__ void team_short_rows(const plan& p, const device_outputs& out, int team_log2,
                                                 std::int64_t stride) {
-  using K = key_t<D>;
-  using B = bits_t<D>;
+  using K = dtype_key_t<D>;
+  using B = dtype_bits_t<D>;
   constexpr int V = vec_elems<D>;
   const int team = 1 << team_log2;
   const int lane = threadIdx.x & 31, rank = lane & (team - 1);
@@ -67,8 +67,8 @@ __device__ __forceinline__ void team_short_rows(const plan& p, const device_outp
 /// time; the team's first lane stores the winner.
 template <dtype D, bool General, bool Plain, bool TiesLast>
 __device__ __forceinline__ void team_rows(const plan& p, const device_outputs& out, int team_log2) {
-  using K = key_t<D>;
-  using B = bits_t<D>;
+  using K = dtype_key_t<D>;
+  using B = dtype_bits_t<D>;
   const int team = 1 << team_log2;
   const int lane = threadIdx.x & 31, rank = lane & (team - 1);
   const std::int64_t teams_per_warp = 32 >> team_log2;
@@ -122,10 +122,10 @@ __global__ void __launch_bounds__(team_max_threads) team_kernel(const plan p, co
 template <dtype D, bool General, bool Plain, bool TiesLast>
 __device__ __forceinline__ void block_items(const plan& p, const device_outputs& out, const workspace_ptrs& ws,
                                             std::int64_t splits, std::int64_t chunk,
-                                            typename device::block_argmax<key_t<D>, std::int64_t>::storage& tmp,
+                                            typename device::block_argmax<dtype_key_t<D>, std::int64_t>::storage& tmp,
                                             bool& last_flag) {
-  using K = key_t<D>;
-  using B = bits_t<D>;
+  using K = dtype_key_t<D>;
+  using B = dtype_bits_t<D>;
   const std::int64_t reduce = p.reduce_size, items = p.outputs * splits;
   const B* base = static_cast<const B*>(p.data);
   auto* parts = static_cast<partial<K>*>(ws.partials);
@@ -161,7 +161,7 @@ template <dtype D, bool General, bool Plain>
 __global__ void __launch_bounds__(block_max_threads, block_min_resident) block_kernel(const plan p, const device_outputs out,
                                                                      const workspace_ptrs ws, const std::int64_t splits,
                                                                      const std::int64_t chunk) {
-  __shared__ typename device::block_argmax<key_t<D>, std::int64_t>::storage tmp;
+  __shared__ typename device::block_argmax<dtype_key_t<D>, std::int64_t>::storage tmp;
   __shared__ bool last_flag;
   if (General || !p.ties_last)
     block_items<D, General, Plain, false>(p, out, ws, splits, chunk, tmp, last_flag);
@@ -175,11 +175,11 @@ __global__ void __launch_bounds__(block_max_threads, block_min_resident) block_k
 /// answer). Rows are loaded Unroll at a time, all in flight before any is folded.
 /// `col` points at row 0 of the first column; rows are `rs` elements apart.
 template <dtype D, int Unroll, bool Plain, bool TiesLast>
-__device__ __forceinline__ void scan_columns(const bits_t<D>* col, std::int64_t rs, std::int64_t r0, std::int64_t first,
+__device__ __forceinline__ void scan_columns(const dtype_bits_t<D>* col, std::int64_t rs, std::int64_t r0, std::int64_t first,
                                              std::int64_t step, std::int64_t r1, std::int64_t split_end, int ncols,
                                              bool vector_ok, key_params kp,
-                                             ascending_best<key_t<D>, unsigned> (&best)[vec_elems<D>]) {
-  using B = bits_t<D>;
+                                             ascending_best<dtype_key_t<D>, unsigned> (&best)[vec_elems<D>]) {
+  using B = dtype_bits_t<D>;
   constexpr int V = vec_elems<D>;
 #pragma unroll
   for (int j = 0; j < V; ++j) {
@@ -233,8 +233,8 @@ __device__ __forceinline__ void column_group(const plan& p, std::int64_t g, std:
 template <dtype D, bool Plain, bool TiesLast>
 __device__ __forceinline__ void strided_items(const plan& p, const device_outputs& out, const workspace_ptrs& ws,
                                               std::int64_t splits, std::int64_t chunk, int col_log2, bool vector_ok) {
-  using K = key_t<D>;
-  using B = bits_t<D>;
+  using K = dtype_key_t<D>;
+  using B = dtype_bits_t<D>;
   constexpr int V = vec_elems<D>;
   const std::int64_t inner = p.kept_extents[p.kept_extents.size() - 1], reduce = p.reduced_extents[0];
   const std::int64_t rs = p.reduced_strides[0];

@@ -80,10 +80,10 @@ struct ascending_best {
 /// Unroll vectors are in flight while this batch is folded. The slice must be aligned to
 /// its element size, and end - begin < 2^31.
 template <dtype D, int Unroll, bool Plain, bool TiesLast, class P>
-__device__ __forceinline__ void scan_contiguous(const bits_t<D>* slice, P begin, P end, int rank, int team,
-                                                key_params kp, ascending_best<key_t<D>, P>& best) {
-  using B = bits_t<D>;
-  using K = key_t<D>;
+__device__ __forceinline__ void scan_contiguous(const dtype_bits_t<D>* slice, P begin, P end, int rank, int team,
+                                                key_params kp, ascending_best<dtype_key_t<D>, P>& best) {
+  using B = dtype_bits_t<D>;
+  using K = dtype_key_t<D>;
   constexpr int V = vec_elems<D>;
   const unsigned misalign = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(slice + begin) & 15u) / sizeof(B);
   P head = misalign ? static_cast<P>(V - misalign) : P(0);
@@ -152,11 +152,11 @@ __device__ __forceinline__ void scan_contiguous(const bits_t<D>* slice, P begin,
 /// and the lane holding that vector finds the element in it.
 template <dtype D, bool Plain, bool TiesLast>
 struct short_row {
-  key_t<D> key;
+  dtype_key_t<D> key;
   int vidx;  // the lane's best vector; for a lane without one, a position that loses ties
   vec<D> x[2];
 
-  __device__ __forceinline__ void load(const bits_t<D>* row, bool has, int nvr, int rank, int team) {
+  __device__ __forceinline__ void load(const dtype_bits_t<D>* row, bool has, int nvr, int rank, int team) {
     constexpr int V = vec_elems<D>;
     if (has && rank < nvr) x[0] = load_vec<D>(row + rank * V);
     if (has && rank + team < nvr) x[1] = load_vec<D>(row + (rank + team) * V);
@@ -169,7 +169,7 @@ struct short_row {
       vidx = rank;
     }
     if (has && rank + team < nvr) {
-      const key_t<D> k = vec_max_key<D, Plain>(x[1], kp);
+      const dtype_key_t<D> k = vec_max_key<D, Plain>(x[1], kp);
       if (better_later<TiesLast>(k, key)) {
         key = k;
         vidx = rank + team;
@@ -178,7 +178,7 @@ struct short_row {
   }
   /// After the team agreed on (k, v): the winning element's position in the row, in the
   /// lane holding vector v; -1 in the others.
-  __device__ __forceinline__ int resolve(key_t<D> k, int v, int rank, int team, key_params kp) const {
+  __device__ __forceinline__ int resolve(dtype_key_t<D> k, int v, int rank, int team, key_params kp) const {
     if (v != rank && v != rank + team) return -1;
     const bool first = v == rank;
     vec<D> y;  // chosen word by word: an array indexed at run time would live in local memory
@@ -222,8 +222,8 @@ struct odometer {
 /// Visits positions begin + rank, begin + rank + team, ... < end of a slice with any
 /// strides (`slice` points at position 0).
 template <dtype D, class P>
-__device__ void scan_general(const plan& p, const bits_t<D>* slice, P begin, P end, int rank, int team,
-                             ascending_best<key_t<D>, P>& best) {
+__device__ void scan_general(const plan& p, const dtype_bits_t<D>* slice, P begin, P end, int rank, int team,
+                             ascending_best<dtype_key_t<D>, P>& best) {
   P i = begin + rank;
   if (i >= end) return;
   odometer od;
@@ -253,13 +253,13 @@ __device__ __forceinline__ std::int64_t position_offset(const plan& p, std::int6
 /// Writes output o: the reported index and, when asked, the winning element's bits.
 template <dtype D>
 __device__ __forceinline__ void store_winner(const plan& p, const device_outputs& out, std::int64_t o,
-                                             const bits_t<D>* winner, candidate<key_t<D>> c) {
+                                             const dtype_bits_t<D>* winner, candidate<dtype_key_t<D>> c) {
   const std::int64_t index = reported_index(c, p.keys, dtype_traits<D>::is_float);
   if (p.index == index_type::int64)
     static_cast<std::int64_t*>(out.indices)[o] = index;
   else
     static_cast<std::int32_t*>(out.indices)[o] = static_cast<std::int32_t>(index);
-  if (out.values) static_cast<bits_t<D>*>(out.values)[o] = *winner;
+  if (out.values) static_cast<dtype_bits_t<D>*>(out.values)[o] = *winner;
 }
 
 // ---- blocks that split one slice ------------------------------------------------------------

@@ -43,6 +43,12 @@ template <> struct dtype_traits<dtype::u32> : detail::traits_base<std::uint32_t,
 template <> struct dtype_traits<dtype::u64> : detail::traits_base<std::uint64_t, std::uint64_t, false, false, 0, 0> {};
 template <> struct dtype_traits<dtype::boolean> : detail::traits_base<std::uint8_t, std::uint32_t, false, false, 0, 0> {};
 
+/// The storage bits and the key type of dtype D.
+template <dtype D>
+using dtype_bits_t = typename dtype_traits<D>::bits_type;
+template <dtype D>
+using dtype_key_t = typename dtype_traits<D>::key_type;
+
 /// How keys are formed for one reduction. Plain data: copied into kernels by value.
 struct key_params {
   bool argmin = false;      ///< smaller value wins (keys are complemented)
