@@ -91,6 +91,20 @@ constexpr typename dtype_traits<D>::key_type top_key(key_params p) {
   return top;
 }
 
+/// dtype_kernels::contig in terms of a kernel set's scan: scan(p, start) returns the best of
+/// `start` and the elements at p (positions 0..n-1), where start is p[0] itself (position 0)
+/// or an element before them (position -1). Here: which start `floor` allows, and the
+/// result at the slice's positions.
+template <dtype D, class Scan>
+inline cand contig_from(const void* data, std::int64_t pos0, order_params o, cand floor, const Scan& scan) {
+  using K = typename dtype_traits<D>::key_type;
+  const auto* p = static_cast<const typename dtype_traits<D>::bits_type*>(data);
+  const bool earlier = floor.pos < pos0;
+  const candidate<K> c = scan(p, earlier ? candidate<K>{static_cast<K>(floor.key), -1}
+                                         : candidate<K>{order_key<D>(p[0], o.keys), 0});
+  return c.pos < 0 ? floor : cand{c.key, pos0 + c.pos};
+}
+
 /// Stores output o of a sink: the reported index of `c` and the element's bits `v`.
 template <dtype D>
 inline void store(const sink& out, std::int64_t o, cand c, typename dtype_traits<D>::bits_type v, key_params p) {

@@ -187,15 +187,9 @@ class contig_scan {
 /// Best of n contiguous elements and an earlier floor (kernel entry point).
 template <dtype D>
 cand contig(const void* data, std::int64_t n, std::int64_t pos0, order_params o, cand floor) {
-  using K = typename dtype_traits<D>::key_type;
-  const auto* p = static_cast<const dtype_bits_t<D>*>(data);
   contig_scan<D> scan(o);
-  if (floor.pos >= pos0) {
-    const auto c = scan.run(p, static_cast<size_t>(n));
-    return cand{c.key, pos0 + c.pos};
-  }
-  const auto c = scan.run(p, static_cast<size_t>(n), candidate<K>{static_cast<K>(floor.key), -1});
-  return c.pos < 0 ? floor : cand{c.key, pos0 + c.pos};
+  return contig_from<D>(data, pos0, o, floor,
+                        [&](const dtype_bits_t<D>* p, auto start) { return scan.run(p, static_cast<size_t>(n), start); });
 }
 
 }  // namespace argx::detail::cpu::simd::HWY_NAMESPACE

@@ -11,7 +11,7 @@ namespace {
 /// p[0] or an element before them, at -1), stopping early at the top key.
 template <dtype D>
 candidate<dtype_key_t<D>> scan(const dtype_bits_t<D>* p, std::int64_t n, order_params o, dtype_key_t<D> top,
-                          candidate<dtype_key_t<D>> start) {
+                                 candidate<dtype_key_t<D>> start) {
   candidate<dtype_key_t<D>> best = start;
   for (std::int64_t i = start.pos < 0 ? 0 : 1; i < n; ++i) {
     const dtype_key_t<D> k = order_key<D>(p[i], o.keys);
@@ -25,12 +25,8 @@ candidate<dtype_key_t<D>> scan(const dtype_bits_t<D>* p, std::int64_t n, order_p
 
 template <dtype D>
 cand contig(const void* data, std::int64_t n, std::int64_t pos0, order_params o, cand floor) {
-  const auto* p = static_cast<const dtype_bits_t<D>*>(data);
-  const bool earlier = floor.pos < pos0;
-  const candidate<dtype_key_t<D>> start = earlier ? candidate<dtype_key_t<D>>{static_cast<dtype_key_t<D>>(floor.key), -1}
-                                             : candidate<dtype_key_t<D>>{order_key<D>(p[0], o.keys), 0};
-  const auto c = scan<D>(p, n, o, top_key<D>(o.keys), start);
-  return c.pos < 0 ? floor : cand{c.key, pos0 + c.pos};
+  return contig_from<D>(data, pos0, o, floor,
+                        [&](const dtype_bits_t<D>* p, auto start) { return scan<D>(p, n, o, top_key<D>(o.keys), start); });
 }
 
 template <dtype D>

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the two libFuzzer targets (.npy reader, plan/validation) with clang,
 # AddressSanitizer and UndefinedBehaviorSanitizer, writes their seed corpora and runs both
-# at once for SECONDS seconds. BUILD may be an existing clang sanitizer build (CI passes the
-# one its test suite ran in); otherwise it is configured here. Exits non-zero on any finding; crashing inputs are left as
-# BUILD/fuzz-work/<target>-crash-* (replay one with: BUILD/tools/fuzz/<target> FILE).
+# at once for SECONDS seconds. BUILD may be an existing build of setup_build.sh (CI passes
+# the one its test suite ran in); otherwise it is configured here. Exits non-zero on any
+# finding; crashing inputs are left as BUILD/fuzz-work/<target>-crash-* (replay one with:
+# BUILD/tools/fuzz/<target> FILE).
 #
 # usage: tools/fuzz/run.sh [SECONDS=60] [BUILD=build-fuzz]
 # needs: clang, libclang-rt-14-dev (libFuzzer), meson, ninja
@@ -15,15 +16,8 @@ jobs=${JOBS:-2}
 
 command -v clang++ >/dev/null || { echo "run.sh: clang++ not found (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
 
-if [ ! -f "$build/build.ninja" ]; then
-  # The library and the reader get coverage instrumentation too (fuzzer-no-link), so
-  # libFuzzer steers into their branches; CUDA, tests and benchmarks stay out.
-  CC=clang CXX=clang++ meson setup "$build" "$root" \
-    -Dcuda=disabled -Dtests=disabled -Dbench=disabled \
-    -Dbuildtype=debugoptimized -Ddefault_library=static \
-    -Db_sanitize=address,undefined -Db_lundef=false \
-    -Dcpp_args="-fsanitize=fuzzer-no-link -fno-sanitize-recover=undefined" >/dev/null
-fi
+# CUDA, tests and benchmarks stay out unless BUILD already has them.
+[ -f "$build/build.ninja" ] || "$root/tools/fuzz/setup_build.sh" "$build" -Dtests=disabled -Dbench=disabled >/dev/null
 ninja -C "$build" -j "$jobs" tools/fuzz/npy_reader_fuzz tools/fuzz/plan_fuzz tools/fuzz/fuzz_seeds >/dev/null
 
 work=$build/fuzz-work
@@ -38,13 +32,15 @@ run_target() {
       -print_final_stats=1 -artifact_prefix="$work/$target-" "$corpus" "$seeds" >"$work/$target.log" 2>&1
 }
 echo "== npy_reader_fuzz and plan_fuzz for ${seconds} s"
-run_target npy_reader & npy_pid=$!
-run_target plan & plan_pid=$!
+declare -A pid
+for target in npy_reader plan; do
+  run_target "$target" &
+  pid[$target]=$!
+done
 status=0
 for target in npy_reader plan; do
-  pid_var=${target%_reader}_pid
   log=$work/$target.log
-  if wait "${!pid_var}"; then
+  if wait "${pid[$target]}"; then
     grep -E "DONE|^Done|stat::number_of_executed_units|stat::peak_rss_mb" "$log" || true
     echo "== ${target}_fuzz: no findings"
   else

@@ -6,10 +6,10 @@
 #include <argx/argx.hpp>
 
 namespace {
-argx::errc plan_error(const argx::shape& extents, const argx::shape& strides) {
+argx::errc plan_error(const argx::shape& extents, const argx::shape& strides, const argx::spec& s = {}) {
   const float x[4] = {};
   try {
-    (void)argx::make_plan(argx::make_view(x, extents, strides), argx::op::argmax, {});
+    (void)argx::make_plan(argx::make_view(x, extents, strides), argx::op::argmax, s);
   } catch (const argx::error& e) {
     return e.code();
   }
@@ -33,11 +33,5 @@ TEST_CASE("npy_reader_fuzz: an empty shape whose other extents overflow is refus
   const argx::shape strides = argx::contiguous_strides(extents);  // must not be undefined behaviour
   CHECK(strides[2] == 1);
   CHECK(strides[1] == std::int64_t(1) << 61);
-  const float x = 0;
-  try {
-    (void)argx::make_plan(argx::make_view(&x, extents, strides), argx::op::argmax, {.dims = {1}});
-    FAIL("an overflowing shape was accepted");
-  } catch (const argx::error& e) {
-    CHECK(e.code() == argx::errc::shape_overflow);
-  }
+  CHECK(plan_error(extents, strides, {.dims = {1}}) == argx::errc::shape_overflow);
 }
