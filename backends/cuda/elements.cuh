@@ -96,6 +96,9 @@ __device__ __forceinline__ std::uint16_t best_of_halves(const std::uint32_t (&w)
 /// Value-domain operations of a plain reduction of dtype D (abs and nan_ignore off):
 ///  flip(argmin): a mask that, xor-ed into the bits, turns "smallest" into "largest";
 ///  best(x, f):   bits of an element of x with the largest key (a canonical NaN if any is NaN);
+///  better(a, b, f): bits of whichever of two elements has the larger key (either on a tie);
+///  f32 and f64 also: lowest (a key below every value's) and later_beats (value compares
+///  for a running best over ascending positions);
 ///  same_key(a, b): order_key(a) == order_key(b).
 template <dtype D>
 struct plain;
@@ -108,6 +111,19 @@ struct plain<dtype::f32> {
     const float m = max_nan(max_nan(__uint_as_float(x.w[0] ^ f), __uint_as_float(x.w[1] ^ f)),
                             max_nan(__uint_as_float(x.w[2] ^ f), __uint_as_float(x.w[3] ^ f)));
     return __float_as_uint(m) ^ f;
+  }
+  static __device__ __forceinline__ std::uint32_t better(std::uint32_t a, std::uint32_t b, std::uint32_t f) {
+    return __float_as_uint(plain_detail::max_nan(__uint_as_float(a ^ f), __uint_as_float(b ^ f))) ^ f;
+  }
+  /// Bits whose key is below every value's (for argmax -inf, whose key is the lowest).
+  static constexpr std::uint32_t lowest = 0xff800000u;
+  /// Whether x, at a later position than b, replaces it: a larger key, or an equal one
+  /// with ties_last (NaN above every value, ±0 equal).
+  template <bool TiesLast>
+  static __device__ __forceinline__ bool later_beats(std::uint32_t x, std::uint32_t b, std::uint32_t f) {
+    const float xf = __uint_as_float(x ^ f), bf = __uint_as_float(b ^ f);
+    if constexpr (TiesLast) return xf >= bf || xf != xf;
+    return !(xf <= bf) && bf == bf;
   }
   static __device__ __forceinline__ bool same_key(std::uint32_t a, std::uint32_t b) {
     const float x = __uint_as_float(a), y = __uint_as_float(b);
@@ -124,6 +140,18 @@ struct plain<dtype::f64> {
     if (a != a || b != b) return 0x7ff8000000000000ull;
     return static_cast<std::uint64_t>(__double_as_longlong(fmax(a, b))) ^ f;
   }
+  static constexpr std::uint64_t lowest = 0xfff0000000000000ull;
+  template <bool TiesLast>
+  static __device__ __forceinline__ bool later_beats(std::uint64_t x, std::uint64_t b, std::uint64_t f) {
+    const double xf = __longlong_as_double(static_cast<long long>(x ^ f)), bf = __longlong_as_double(static_cast<long long>(b ^ f));
+    if constexpr (TiesLast) return xf >= bf || xf != xf;
+    return !(xf <= bf) && bf == bf;
+  }
+  static __device__ __forceinline__ std::uint64_t better(std::uint64_t a, std::uint64_t b, std::uint64_t f) {
+    return best(vec<dtype::f64>{{static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(a >> 32),
+                                 static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(b >> 32)}},
+                f);
+  }
   static __device__ __forceinline__ bool same_key(std::uint64_t a, std::uint64_t b) {
     const double x = __longlong_as_double(static_cast<long long>(a)), y = __longlong_as_double(static_cast<long long>(b));
     return x == y || (x != x && y != y);
@@ -136,6 +164,11 @@ struct plain<dtype::f16> {
   static __device__ __forceinline__ std::uint16_t best(const vec<dtype::f16>& x, std::uint16_t f) {
     return plain_detail::best_of_halves<__half2>(x.w, f * 0x10001u) ^ f;
   }
+  static __device__ __forceinline__ std::uint16_t better(std::uint16_t a, std::uint16_t b, std::uint16_t f) {
+    const std::uint32_t two = (static_cast<std::uint32_t>(a) | static_cast<std::uint32_t>(b) << 16) ^ (f * 0x10001u);
+    const __half2 m = plain_detail::from_bits<__half2>(two);
+    return static_cast<std::uint16_t>(plain_detail::to_bits(__hmax2_nan(m, __lowhigh2highlow(m))) & 0xffffu) ^ f;
+  }
   static __device__ __forceinline__ bool same_key(std::uint16_t a, std::uint16_t b) {
     const float x = __half2float(__ushort_as_half(a)), y = __half2float(__ushort_as_half(b));
     return x == y || (x != x && y != y);
@@ -147,6 +180,11 @@ struct plain<dtype::bf16> {
   static __device__ __forceinline__ std::uint16_t flip(bool argmin) { return argmin ? 0x8000u : 0u; }
   static __device__ __forceinline__ std::uint16_t best(const vec<dtype::bf16>& x, std::uint16_t f) {
     return plain_detail::best_of_halves<__nv_bfloat162>(x.w, f * 0x10001u) ^ f;
+  }
+  static __device__ __forceinline__ std::uint16_t better(std::uint16_t a, std::uint16_t b, std::uint16_t f) {
+    const std::uint32_t two = (static_cast<std::uint32_t>(a) | static_cast<std::uint32_t>(b) << 16) ^ (f * 0x10001u);
+    const __nv_bfloat162 m = plain_detail::from_bits<__nv_bfloat162>(two);
+    return static_cast<std::uint16_t>(plain_detail::to_bits(__hmax2_nan(m, __lowhigh2highlow(m))) & 0xffffu) ^ f;
   }
   static __device__ __forceinline__ bool same_key(std::uint16_t a, std::uint16_t b) {
     const float x = __uint_as_float(static_cast<std::uint32_t>(a) << 16), y = __uint_as_float(static_cast<std::uint32_t>(b) << 16);
@@ -173,6 +211,10 @@ struct plain_int32_or_less {
     if constexpr (size == 1) m = vmax(m, m >> 8);
     return static_cast<B>(static_cast<B>(m) ^ f);
   }
+  static __device__ __forceinline__ B better(B a, B b, B f) {
+    const std::uint32_t m = vmax(static_cast<std::uint32_t>(static_cast<B>(a ^ f)), static_cast<std::uint32_t>(static_cast<B>(b ^ f)));
+    return static_cast<B>(static_cast<B>(m) ^ f);
+  }
   static __device__ __forceinline__ bool same_key(B a, B b) { return a == b; }
 };
 
@@ -196,6 +238,11 @@ struct plain_int64 {
     const std::uint64_t a = x.at(0) ^ f, b = x.at(1) ^ f;
     const bool a_wins = Signed ? static_cast<long long>(a) > static_cast<long long>(b) : a > b;
     return (a_wins ? a : b) ^ f;
+  }
+  static __device__ __forceinline__ std::uint64_t better(std::uint64_t a, std::uint64_t b, std::uint64_t f) {
+    return best(vec<D>{{static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(a >> 32), static_cast<std::uint32_t>(b),
+                        static_cast<std::uint32_t>(b >> 32)}},
+                f);
   }
   static __device__ __forceinline__ bool same_key(std::uint64_t a, std::uint64_t b) { return a == b; }
 };

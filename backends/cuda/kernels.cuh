@@ -14,52 +14,63 @@ template <dtype D>
 inline constexpr int contiguous_unroll = 4;
 inline constexpr int team_unroll = 2;
 template <dtype D>
-inline constexpr int strided_unroll = vec_elems<D> >= 16 ? 2 : 4;
+inline constexpr int strided_unroll = vec_elems<D> >= 16 ? 2 : vec_elems<D> == 8 ? 4 : 8;
 /// Most threads per block each kernel family is compiled for (its register budget follows).
 inline constexpr int team_max_threads = 256;
+/// Blocks of the register-rows kernel a multiprocessor should hold (8 vectors a lane in
+/// flight: 96 KiB per multiprocessor at three blocks).
+inline constexpr int register_rows_min_resident = 3;
 inline constexpr int block_max_threads = 256;
 /// Blocks of the block kernel a multiprocessor should hold: its register budget is sized
 /// for two batches of four 16-byte loads per thread.
 inline constexpr int block_min_resident = 3;
 inline constexpr int strided_max_threads = 256;
 
-/// Short aligned rows (whole 16-byte vectors, at most two per lane): two rows per team
-/// at a time, the winning element found in the registers of the lane that loaded it.
-template <dtype D, bool Plain, bool TiesLast>
-__device__ __forceinline__ void team_short_rows(const plan& p, const device_outputs& out, int team_log2,
-                                                std::int64_t stride) {
+/// Short aligned rows (whole 16-byte vectors, at most W per lane): each team takes 8 / W
+/// rows at a time, all their loads in flight before any is folded, and keeps them in
+/// registers until the winner is found.
+template <dtype D, int W, bool Plain, bool TiesLast>
+__device__ __forceinline__ void team_register_rows(const plan& p, const device_outputs& out, int team_log2,
+                                                   std::int64_t stride) {
   using K = dtype_key_t<D>;
   using B = dtype_bits_t<D>;
-  constexpr int V = vec_elems<D>;
+  constexpr int R = 8 / W;  // rows per team at a time: 8 loads per lane in flight
   const int team = 1 << team_log2;
   const int lane = threadIdx.x & 31, rank = lane & (team - 1);
   const std::int64_t teams_per_warp = 32 >> team_log2;
   const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const std::int64_t warps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
-  const int nvr = static_cast<int>(p.reduce_size) / V;
+  const int nv = static_cast<int>(p.reduce_size) / vec_elems<D>;
   const B* base = static_cast<const B*>(p.data);
-  for (std::int64_t first = 2 * warp * teams_per_warp; first < p.outputs; first += 2 * warps * teams_per_warp) {
-    const std::int64_t oa = first + (lane >> team_log2), ob = oa + teams_per_warp;
-    const bool ha = oa < p.outputs, hb = ob < p.outputs;
-    const B* ra = base + (ha ? oa * stride : 0);
-    const B* rb = base + (hb ? ob * stride : 0);
-    short_row<D, Plain, TiesLast> a, b;
-    a.load(ra, ha, nvr, rank, team);
-    b.load(rb, hb, nvr, rank, team);
-    a.fold(ha, nvr, rank, team, p.keys);
-    b.fold(hb, nvr, rank, team, p.keys);
-    for (int step = team / 2; step > 0; step /= 2) {  // both rows' folds interleaved
-      const K ka = __shfl_xor_sync(device::full_warp, a.key, step);
-      const int va = __shfl_xor_sync(device::full_warp, a.vidx, step);
-      const K kb = __shfl_xor_sync(device::full_warp, b.key, step);
-      const int vb = __shfl_xor_sync(device::full_warp, b.vidx, step);
-      if (beats(ka, va, a.key, a.vidx, TiesLast)) a.key = ka, a.vidx = va;
-      if (beats(kb, vb, b.key, b.vidx, TiesLast)) b.key = kb, b.vidx = vb;
+  for (std::int64_t first = R * warp * teams_per_warp; first < p.outputs; first += R * warps * teams_per_warp) {
+    register_row<D, W, Plain, TiesLast> rows[R];
+    std::int64_t o[R];
+    bool ok[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {  // neighbouring teams take neighbouring rows
+      o[r] = first + r * teams_per_warp + (lane >> team_log2);
+      ok[r] = o[r] < p.outputs;
+      rows[r].load(base + (ok[r] ? o[r] * stride : 0), ok[r], nv, rank, team);
     }
-    const int pa = a.resolve(a.key, a.vidx, rank, team, p.keys);
-    const int pb = b.resolve(b.key, b.vidx, rank, team, p.keys);
-    if (ha && pa >= 0) store_winner<D>(p, out, oa, ra + pa, candidate<K>{a.key, pa});
-    if (hb && pb >= 0) store_winner<D>(p, out, ob, rb + pb, candidate<K>{b.key, pb});
+#pragma unroll
+    for (int r = 0; r < R; ++r) rows[r].fold(ok[r], nv, rank, team, p.keys);
+    K team_key[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) team_key[r] = rows[r].key;
+    for (int step = team / 2; step > 0; step /= 2)
+#pragma unroll
+      for (int r = 0; r < R; ++r) team_key[r] = team_max_key(team_key[r], step);
+#pragma unroll
+    for (int r = 0; r < R; ++r) rows[r].locate(team_key[r], ok[r], nv, rank, team, p.keys);
+    for (int step = team / 2; step > 0; step /= 2)
+#pragma unroll
+      for (int r = 0; r < R; ++r) rows[r].pos = team_pick_pos<TiesLast>(rows[r].pos, step);
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+      if (ok[r] && rank == 0) {
+        const B* row = base + o[r] * stride;
+        store_winner<D>(p, out, o[r], row + rows[r].pos, candidate<K>{rows[r].key, rows[r].pos});
+      }
   }
 }
 
@@ -97,25 +108,23 @@ __device__ __forceinline__ void team_rows(const plan& p, const device_outputs& o
 /// team: aligned groups of 2^team_log2 lanes, each reducing one slice at a time.
 template <dtype D, bool General, bool Plain>
 __global__ void __launch_bounds__(team_max_threads) team_kernel(const plan p, const device_outputs out, const int team_log2) {
-  if constexpr (General) {
+  if constexpr (General)
     team_rows<D, true, false, false>(p, out, team_log2);  // run-time tie rule inside
-  } else {
-    constexpr int V = vec_elems<D>;
-    const std::int64_t reduce = p.reduce_size;
-    const std::int64_t stride = p.kept_extents.size() == 1 ? p.kept_strides[0] : 0;
-    const bool short_rows = p.kept_extents.size() == 1 && reduce % V == 0 && stride % V == 0 &&
-                            reinterpret_cast<std::uintptr_t>(p.data) % 16 == 0 && reduce / V <= 2 << team_log2;
-    if (short_rows) {
-      if (p.ties_last)
-        team_short_rows<D, Plain, true>(p, out, team_log2, stride);
-      else
-        team_short_rows<D, Plain, false>(p, out, team_log2, stride);
-    } else if (p.ties_last) {
-      team_rows<D, false, Plain, true>(p, out, team_log2);
-    } else {
-      team_rows<D, false, Plain, false>(p, out, team_log2);
-    }
-  }
+  else if (p.ties_last)
+    team_rows<D, false, Plain, true>(p, out, team_log2);
+  else
+    team_rows<D, false, Plain, false>(p, out, team_log2);
+}
+
+/// team, short aligned rows held in registers (at most W vectors per lane).
+template <dtype D, int W, bool Plain>
+__global__ void __launch_bounds__(team_max_threads, register_rows_min_resident) register_rows_kernel(const plan p, const device_outputs out,
+                                                                         const int team_log2) {
+  const std::int64_t stride = p.kept_extents.size() == 1 ? p.kept_strides[0] : 0;
+  if (p.ties_last)
+    team_register_rows<D, W, Plain, true>(p, out, team_log2, stride);
+  else
+    team_register_rows<D, W, Plain, false>(p, out, team_log2, stride);
 }
 
 /// The items of a block kernel: one (slice, split) at a time.
@@ -172,29 +181,31 @@ __global__ void __launch_bounds__(block_max_threads, block_min_resident) block_k
 /// Best of each of a lane's columns over reduced rows first, first + step, ... < r1,
 /// positions relative to r0. Accumulators start from argx's seed for the split (key 0 at
 /// its first row, or its last with ties_last: a real row, so a lane with no row changes no
-/// answer). Rows are loaded Unroll at a time, all in flight before any is folded.
+/// answer; see column_best). Rows are loaded Unroll at a time, all in flight before any is
+/// folded.
 /// `col` points at row 0 of the first column; rows are `rs` elements apart.
-template <dtype D, int Unroll, bool Plain, bool TiesLast>
+template <dtype D, int Unroll, bool Plain, bool TiesLast, bool Vector>
 __device__ __forceinline__ void scan_columns(const dtype_bits_t<D>* col, std::int64_t rs, std::int64_t r0, std::int64_t first,
                                              std::int64_t step, std::int64_t r1, std::int64_t split_end, int ncols,
-                                             bool vector_ok, key_params kp,
+                                             key_params kp,
                                              ascending_best<dtype_key_t<D>, unsigned> (&best)[vec_elems<D>]) {
   using B = dtype_bits_t<D>;
   constexpr int V = vec_elems<D>;
+  column_best<D, Plain, TiesLast> acc[V];
 #pragma unroll
-  for (int j = 0; j < V; ++j) {
-    best[j].key = 0;
-    best[j].pos = TiesLast ? static_cast<unsigned>(split_end - 1 - r0) : 0u;
-  }
+  for (int j = 0; j < V; ++j) acc[j].start(TiesLast ? static_cast<unsigned>(split_end - 1 - r0) : 0u, kp);
   auto load_row = [&](std::int64_t r) {
     const B* row = col + r * rs;
-    if (vector_ok) return load_vec<D>(row);
-    vec<D> x{{0, 0, 0, 0}};
-    B e[V];
+    if constexpr (Vector) {
+      return load_vec<D>(row);
+    } else {
+      vec<D> x{{0, 0, 0, 0}};
+      B e[V];
 #pragma unroll
-    for (int j = 0; j < V; ++j) e[j] = j < ncols ? __ldg(row + j) : B(0);
-    std::memcpy(x.w, e, 16);
-    return x;
+      for (int j = 0; j < V; ++j) e[j] = j < ncols ? __ldg(row + j) : B(0);
+      std::memcpy(x.w, e, 16);
+      return x;
+    }
   };
   for (std::int64_t r = first; r < r1; r += Unroll * step) {
     vec<D> x[Unroll];
@@ -205,10 +216,10 @@ __device__ __forceinline__ void scan_columns(const dtype_bits_t<D>* col, std::in
     for (int u = 0; u < Unroll; ++u)
       if (r + u * step < r1)
 #pragma unroll
-        for (int j = 0; j < V; ++j)
-          best[j].template take<TiesLast>(order_key<D>(x[u].at(j), loop_keys<Plain>(kp)),
-                                          static_cast<unsigned>(r + u * step - r0));
+        for (int j = 0; j < V; ++j) acc[j].take(x[u].at(j), static_cast<unsigned>(r + u * step - r0), kp);
   }
+#pragma unroll
+  for (int j = 0; j < V; ++j) best[j] = acc[j].finish(kp);
 }
 
 /// Where a strided kernel lane's column group lives: its first output and element offset.
@@ -244,7 +255,9 @@ __device__ __forceinline__ void strided_items(const plan& p, const device_output
   const std::int64_t tiles = (groups + cols - 1) / cols;
   const std::int64_t w = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   if (w >= tiles * splits) return;  // the whole warp leaves together
-  const std::int64_t tile = w / splits, s = w - tile * splits;
+  // Neighbouring warps take neighbouring tiles of the same rows: one block reads long
+  // contiguous runs of each row rather than scattered 16-byte columns.
+  const std::int64_t s = w / tiles, tile = w - s * tiles;
   const std::int64_t r0 = s * chunk, r1 = r0 + chunk < reduce ? r0 + chunk : reduce;
   const std::int64_t g = tile * cols + tx;
   const bool active = g < groups;
@@ -253,8 +266,12 @@ __device__ __forceinline__ void strided_items(const plan& p, const device_output
   if (active) column_group(p, g, per_outer, inner, V, o0, offset, ncols);
   const B* col = static_cast<const B*>(p.data) + offset;
   ascending_best<K, unsigned> best[V];
-  scan_columns<D, strided_unroll<D>, Plain, TiesLast>(col, rs, r0, r0 + ty, row_lanes, active ? r1 : r0, r1, ncols,
-                                                      vector_ok, p.keys, best);
+  if (vector_ok)  // two loops, so the choice of load is not made again for every row
+    scan_columns<D, strided_unroll<D>, Plain, TiesLast, true>(col, rs, r0, r0 + ty, row_lanes, active ? r1 : r0, r1,
+                                                              ncols, p.keys, best);
+  else
+    scan_columns<D, strided_unroll<D>, Plain, TiesLast, false>(col, rs, r0, r0 + ty, row_lanes, active ? r1 : r0, r1,
+                                                               ncols, p.keys, best);
   // Fold the row lanes of each column: lanes tx, tx + cols, ... differ in the high bits.
   for (int off = cols; off < 32; off <<= 1)
 #pragma unroll
@@ -334,12 +351,35 @@ void fill_residency(tuning& t) {
   t.block.threads = t.block.threads < block_max_threads ? t.block.threads : block_max_threads;
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, team_kernel<D, false, true>, t.team.threads, 0) == cudaSuccess)
     t.team.blocks_per_multiprocessor = n > 0 ? n : 1;
+  t.registers.threads = t.registers.threads < team_max_threads ? t.registers.threads : team_max_threads;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, register_rows_kernel<D, 4, true>, t.registers.threads, 0) ==
+      cudaSuccess)
+    t.registers.blocks_per_multiprocessor = n > 0 ? n : 1;
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, block_kernel<D, false, true>, t.block.threads, 0) == cudaSuccess)
     t.block.blocks_per_multiprocessor = n > 0 ? n : 1;
   if (t.strided.threads > strided_max_threads) t.strided.threads = strided_max_threads;
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, strided_kernel<D, true>, t.strided.threads, 0) == cudaSuccess)
     t.strided.blocks_per_multiprocessor = n > 0 ? n : 1;
   cudaGetLastError();  // a failed query leaves the defaults; clear its error
+}
+
+template <dtype D, int W>
+void launch_register_rows(const launch_config& c, const plan& p, const device_outputs& out, bool plain, dim3 grid,
+                          dim3 block, cudaStream_t stream) {
+  if (plain)
+    register_rows_kernel<D, W, true><<<grid, block, 0, stream>>>(p, out, c.team_log2);
+  else
+    register_rows_kernel<D, W, false><<<grid, block, 0, stream>>>(p, out, c.team_log2);
+}
+
+template <dtype D>
+void enqueue_register_rows(const launch_config& c, const plan& p, const device_outputs& out, bool plain, dim3 grid,
+                           dim3 block, cudaStream_t stream) {
+  switch (c.register_vectors) {
+    case 2: launch_register_rows<D, 2>(c, p, out, plain, grid, block, stream); break;
+    case 4: launch_register_rows<D, 4>(c, p, out, plain, grid, block, stream); break;
+    default: launch_register_rows<D, 8>(c, p, out, plain, grid, block, stream); break;
+  }
 }
 
 template <dtype D>
@@ -353,6 +393,8 @@ void enqueue(const launch_config& c, const plan& p, const device_outputs& out, c
     case kernel_kind::team:
       if (c.general)
         team_kernel<D, true, false><<<grid, block, 0, stream>>>(p, out, c.team_log2);
+      else if (c.register_vectors > 0)
+        enqueue_register_rows<D>(c, p, out, plain, grid, block, stream);
       else if (plain)
         team_kernel<D, false, true><<<grid, block, 0, stream>>>(p, out, c.team_log2);
       else

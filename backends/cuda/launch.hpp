@@ -35,8 +35,13 @@ struct tuning {
   kernel_settings team{256, 8};     ///< rows / general slices, a team of 1..32 lanes per slice
   kernel_settings block{256, 8};    ///< flat, long rows, few general slices: blocks per slice
   kernel_settings strided{256, 8};  ///< strided reduce: threads along the contiguous inner dim
+  kernel_settings registers{256, 8};  ///< team kernel for short rows held in registers
   int team_vectors_per_lane = 2;         ///< 16-byte loads a team lane should get per slice
+  int register_wide_rows = 32;  ///< short rows held in registers: rows of more vectors than this
+                                ///< take 8 per lane, shorter ones 4 (2 for rows of 1 or 2)
   std::int64_t min_split_elements = 8192;  ///< fewest elements in one block's share of a slice
+  std::int64_t max_unsplit_elements = 16384;  ///< slices up to this size take one block: meeting
+                                              ///< across blocks costs more than it saves
   std::int64_t min_split_rows = 16;        ///< strided: fewest reduced rows per lane in one split
 
   static tuning for_device(const device_limits& d);
@@ -56,6 +61,8 @@ struct launch_config {
   int threads = 256;          ///< per block
   std::int64_t blocks = 1;    ///< grid
   int team_log2 = 5;          ///< team: lanes per slice; strided: lanes along the columns
+  int register_vectors = 0;   ///< team: short aligned rows held in registers, at most this
+                              ///< many 16-byte vectors per lane (2, 4 or 8); 0: streamed
   std::int64_t splits = 1;    ///< block/strided: pieces each slice (or column) is cut into
   std::int64_t chunk = 0;     ///< block/strided: positions per piece
   bool vector = false;        ///< strided: every column group starts 16-byte aligned

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include <argx/device/block_argmax.cuh>
 #include <argx/plan.hpp>
@@ -67,6 +68,40 @@ struct ascending_best {
       key = k;
       pos = p;
     }
+  }
+};
+
+/// A lane's running best of one column over ascending rows, from argx's seed for its
+/// split (key 0 at `seed_pos`). Plain f32 and f64 reductions keep the element's bits and
+/// decide with float compares (a few instructions an element instead of order_key of
+/// each); their seed is the lowest value, which every element beats or ties (ties at
+/// -inf resolve as the key-0 seed would, as the seed row is real).
+template <dtype D, bool Plain, bool TiesLast, bool Values = Plain && (D == dtype::f32 || D == dtype::f64)>
+struct column_best {
+  ascending_best<dtype_key_t<D>, unsigned> b;
+  __device__ __forceinline__ void start(unsigned seed_pos, key_params) { b = {0, seed_pos}; }
+  __device__ __forceinline__ void take(dtype_bits_t<D> x, unsigned pos, key_params kp) {
+    b.template take<TiesLast>(order_key<D>(x, loop_keys<Plain>(kp)), pos);
+  }
+  __device__ __forceinline__ ascending_best<dtype_key_t<D>, unsigned> finish(key_params) const { return b; }
+};
+template <dtype D, bool Plain, bool TiesLast>
+struct column_best<D, Plain, TiesLast, true> {
+  using B = dtype_bits_t<D>;
+  B bits, flip;
+  unsigned pos;
+  __device__ __forceinline__ void start(unsigned seed_pos, key_params kp) {
+    flip = plain<D>::flip(kp.argmin);
+    bits = plain<D>::lowest ^ flip;
+    pos = seed_pos;
+  }
+  __device__ __forceinline__ void take(B x, unsigned p, key_params) {
+    const bool b = plain<D>::template later_beats<TiesLast>(x, bits, flip);
+    bits = b ? x : bits;
+    pos = b ? p : pos;
+  }
+  __device__ __forceinline__ ascending_best<dtype_key_t<D>, unsigned> finish(key_params kp) const {
+    return {order_key<D>(bits, loop_keys<true>(kp)), pos};
   }
 };
 
@@ -146,47 +181,91 @@ __device__ __forceinline__ void scan_contiguous(const dtype_bits_t<D>* slice, P 
   }
 }
 
-/// One row of a team kernel's short-row path (rows of whole, aligned 16-byte vectors, at
-/// most two per lane): the lane's vectors `rank` and `rank + team` stay in registers, the
-/// lane's best vector is chosen by key, the team agrees on the best (key, vector index),
-/// and the lane holding that vector finds the element in it.
-template <dtype D, bool Plain, bool TiesLast>
-struct short_row {
-  dtype_key_t<D> key;
-  int vidx;  // the lane's best vector; for a lane without one, a position that loses ties
-  vec<D> x[2];
+/// A team's share of one short row held in registers: lane `rank` of a team of L lanes
+/// loads the row's 16-byte vectors rank, rank + L, ..., at most W of them. The team agrees
+/// on the row's largest key (one integer max per shuffle step), then on the first (or
+/// last) position holding it (one integer min or max per step). Plain reductions find a
+/// lane's best element in the value domain and take one order_key of it; the others take
+/// order_key of every element.
+template <dtype D, int W, bool Plain, bool TiesLast>
+struct register_row {
+  using B = dtype_bits_t<D>;
+  using K = dtype_key_t<D>;
+  static constexpr int V = vec_elems<D>;
+  /// A position no lane can claim: it loses every min (ties first) or max (ties last).
+  static constexpr int none = TiesLast ? -1 : 0x7fffffff;
 
-  __device__ __forceinline__ void load(const dtype_bits_t<D>* row, bool has, int nvr, int rank, int team) {
-    constexpr int V = vec_elems<D>;
-    if (has && rank < nvr) x[0] = load_vec<D>(row + rank * V);
-    if (has && rank + team < nvr) x[1] = load_vec<D>(row + (rank + team) * V);
-  }
-  __device__ __forceinline__ void fold(bool has, int nvr, int rank, int team, key_params kp) {
-    key = 0;
-    vidx = TiesLast ? -1 : 0x7fffffff;
-    if (has && rank < nvr) {
-      key = vec_max_key<D, Plain>(x[0], kp);
-      vidx = rank;
-    }
-    if (has && rank + team < nvr) {
-      const dtype_key_t<D> k = vec_max_key<D, Plain>(x[1], kp);
-      if (better_later<TiesLast>(k, key)) {
-        key = k;
-        vidx = rank + team;
-      }
-    }
-  }
-  /// After the team agreed on (k, v): the winning element's position in the row, in the
-  /// lane holding vector v; -1 in the others.
-  __device__ __forceinline__ int resolve(dtype_key_t<D> k, int v, int rank, int team, key_params kp) const {
-    if (v != rank && v != rank + team) return -1;
-    const bool first = v == rank;
-    vec<D> y;  // chosen word by word: an array indexed at run time would live in local memory
+  vec<D> x[W];
+  B best;  ///< Plain: bits of the lane's best element
+  K key;   ///< the lane's largest key (0 without vectors), then the team's
+  int pos;
+
+  __device__ __forceinline__ static bool has(int u, int nv, int rank, int team) { return u * team + rank < nv; }
+
+  __device__ __forceinline__ void load(const B* row, bool row_ok, int nv, int rank, int team) {
 #pragma unroll
-    for (int i = 0; i < 4; ++i) y.w[i] = first ? x[0].w[i] : x[1].w[i];
-    return v * vec_elems<D> + vec_find_key<D>(y, k, kp, TiesLast);
+    for (int u = 0; u < W; ++u)
+      x[u] = row_ok && has(u, nv, rank, team) ? load_vec<D>(row + (u * team + rank) * V) : vec<D>{{0, 0, 0, 0}};
+  }
+  /// The lane's largest key over its vectors.
+  __device__ __forceinline__ void fold(bool row_ok, int nv, int rank, int team, key_params kp) {
+    key = 0;
+    if constexpr (Plain) {
+      const B f = plain<D>::flip(kp.argmin);
+      best = plain<D>::best(x[0], f);
+#pragma unroll
+      for (int u = 1; u < W; ++u)
+        if (has(u, nv, rank, team)) best = plain<D>::better(best, plain<D>::best(x[u], f), f);
+      if (row_ok && has(0, nv, rank, team)) key = order_key<D>(best, loop_keys<true>(kp));
+    } else {
+#pragma unroll
+      for (int u = 0; u < W; ++u)
+        if (row_ok && has(u, nv, rank, team)) {
+          const K k = vec_max_key<D, false>(x[u], kp);
+          key = k > key ? k : key;
+        }
+    }
+  }
+  /// After the team agreed on its largest key: this lane's first (last) position holding
+  /// it, or `none`. First the vector (checked whole, by its best element), then the
+  /// element in it: fewer unrolled element tests than searching every element.
+  __device__ __forceinline__ void locate(K team_key, bool row_ok, int nv, int rank, int team, key_params kp) {
+    const bool mine = row_ok && key == team_key && has(0, nv, rank, team);
+    key = team_key;
+    pos = none;
+    if (!mine) return;
+    int hit = -1;
+#pragma unroll
+    for (int u = 0; u < W; ++u) {
+      bool holds;
+      if constexpr (Plain)
+        holds = plain<D>::same_key(plain<D>::best(x[u], plain<D>::flip(kp.argmin)), best);
+      else
+        holds = vec_max_key<D, false>(x[u], kp) == team_key;
+      if (has(u, nv, rank, team) && holds && (TiesLast || hit < 0)) hit = u;
+    }
+    vec<D> y = x[0];  // x[hit], chosen word by word: run-time indexing would use local memory
+#pragma unroll
+    for (int u = 1; u < W; ++u)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) y.w[i] = hit == u ? x[u].w[i] : y.w[i];
+    pos = (hit * team + rank) * V + vec_find_key<D>(y, team_key, loop_keys<Plain>(kp), TiesLast);
   }
 };
+
+/// Team-wide maximum (of keys) and min/max (of positions) by xor shuffles within aligned
+/// groups of `team` lanes.
+template <class K>
+__device__ __forceinline__ K team_max_key(K k, int step) {
+  using S = std::conditional_t<sizeof(K) == 8, unsigned long long, unsigned>;
+  const K o = static_cast<K>(__shfl_xor_sync(device::full_warp, static_cast<S>(k), step));
+  return o > k ? o : k;
+}
+template <bool TiesLast>
+__device__ __forceinline__ int team_pick_pos(int pos, int step) {
+  const int o = __shfl_xor_sync(device::full_warp, pos, step);
+  return TiesLast ? (o > pos ? o : pos) : (o < pos ? o : pos);
+}
 
 // ---- any strides: an odometer over the reduced dims --------------------------------------
 

@@ -2,9 +2,9 @@
 # One GPU session: build, GPU tests, compute-sanitizer, benchmark; logs and results to $OUT.
 #   bench/cuda/run_gpu.sh [quick|full|verify]
 #     quick: GPU tests, fewer bench cases; full: + profiler and sanitizer;
-#     verify: every backend/api/numpy/GPU test through meson, full bench, sanitizer (no profiler)
-# Files written under $OUT (at most 8): build.log, tests.log, sanitizer.log, gpu-bench.json,
-# gpu-h200.{json,csv,md}.
+#     verify: every backend/api/numpy/GPU test through meson, profiler, full bench, sanitizer
+# Files written under $OUT (at most 8): build.log, tests.log, ncu.log, sanitizer.log,
+# gpu-bench.json, gpu-h200.{json,csv,md}.
 set -u
 mode=${1:-full}
 t0=$(date +%s)
@@ -50,11 +50,12 @@ grep -E "^\[doctest\] (test cases|assertions)" "$OUT/tests.log"
 echo "tests: $(( $(date +%s) - start )) s" | tee -a "$OUT/tests.log"
 
 # ---- profiler: a few argx kernels, counters only (the clocks left as they are) -----------------------
-if [ "$mode" = full ]; then
+if [ "$mode" = full ] || [ "$mode" = verify ]; then
   start=$(date +%s)
-  for c in "flat 2^28" "bf16 flat 2^28" "rows 4M x 32" "dim 0 of 4096 x 65536" "rows 65536 x 1024"; do
+  for c in "flat 2^28" "bf16 flat 2^28" "flat 2^10" "flat 2^20" "rows 4M x 32" "rows 4096 x 32768" "dim 0 of 32 x 8M" \
+           "dim 1 of 64 x 4096 x 256" "dim 1 of 1M x 8 x 32"; do
     echo "== $c"
-    timeout 120 ncu --clock-control none -k regex:"team_kernel|block_kernel|strided_kernel" --launch-skip 3 --launch-count 1 \
+    timeout 60 ncu --clock-control none -k regex:"team_kernel|register_rows_kernel|block_kernel|strided_kernel" --launch-skip 3 --launch-count 1 \
       --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
       b/bench/cuda/gpu_bench --only "$c" --out /tmp/p.json 2>&1 | grep -vE "^==PROF==|^\s*$" | tail -80
   done >"$OUT/ncu.log" 2>&1

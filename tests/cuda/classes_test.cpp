@@ -3,6 +3,7 @@
 // sizes around the warp, team, block and split boundaries.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -115,7 +116,9 @@ TEST_CASE("classes: every case and dtype matches seq; every kernel path is taken
   for (const auto& p : paths) all += "[" + p + "] ";
   MESSAGE("kernel paths taken: ", all);
   if (quick()) return;  // the large cases hold some of the paths
-  for (const char* want : {"team lanes=1", "team lanes=2-16", "team lanes=32", "team lanes=32 general", "block",
+  for (const char* want : {"team lanes=1", "team lanes=2-16", "team lanes=32", "team lanes=32 general",
+                           "team lanes=1 registers=2", "team lanes=1 registers=4", "team lanes=2-16 registers=4",
+                           "team lanes=2-16 registers=8", "team lanes=32 registers=8", "block",
                            "block split", "block general", "block general split", "strided vector", "strided scalar",
                            "strided vector split", "strided scalar split", "strided vector narrow split",
                            "strided scalar narrow split"})
@@ -170,6 +173,39 @@ TEST_CASE("classes: ties and NaN exactly at the split points the launch chose") 
           set_flat(y, base + (b + 1) * inner, nan_bits(t, true, 3));
           CHECK(reduce_on(argx::backend::cuda, argx::op::argmin, y, s).indices[e.size() == 2 ? e[0] - 1 : 0] == b + 1);
         }
+      }
+    }
+  }
+}
+
+TEST_CASE("classes: slices made only of the value every running best starts from") {
+  // The kernels seed running bests below every value (or, for float32/float64 columns, at
+  // the lowest value itself): slices holding nothing else must still answer the first (or
+  // last) position, on every path.
+  struct slice_case {
+    argx::shape extents;
+    argx::dim_list dims;
+  };
+  const std::vector<slice_case> shapes = {
+      {{1, 20000, 64}, {1}},  // strided, reduced dim split across warps
+      {{5, 300, 1000}, {1}},  // strided, one warp per column tile
+      {{3000, 8}, {1}},       // short rows held in registers, 2..8 vectors a lane
+      {{3000, 32}, {1}},
+      {{300, 256}, {1}},
+      {{1024}, {}},           // flat in one warp
+      {{(1 << 20) + 3}, {}},  // flat, blocks meeting in one launch
+  };
+  for (dtype t : {dtype::f32, dtype::f64, dtype::bf16, dtype::i32, dtype::u8, dtype::i64}) {
+    // The lowest and highest value's bits: -inf and inf, or the integer type's limits.
+    const bool fl = argx::is_floating(t);
+    const std::uint64_t lo = fl ? encode(t, -HUGE_VAL) : t == dtype::i32 ? 0x80000000u : t == dtype::i64 ? 1ull << 63 : 0;
+    const std::uint64_t hi = fl ? encode(t, HUGE_VAL) : t == dtype::i32 ? 0x7fffffffu : t == dtype::i64 ? ~(1ull << 63) : 0xff;
+    for (const slice_case& c : shapes) {
+      for (int v : {0, 1, 4, 5}) {  // argmax / argmin, ties first / last
+        const argx::op o = op_variant(v);
+        const std::uint64_t bits = o == argx::op::argmax ? lo : hi;
+        INFO(argx::name(t), " ", to_string(c.extents), " variant ", v);
+        require_same_as_seq(o, make_filled(t, bits, c.extents), spec_variant(v, c.dims));
       }
     }
   }

@@ -42,6 +42,7 @@ std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
   switch (c.kernel) {
     case kernel_kind::team:
       path = c.team_log2 == 0 ? "team lanes=1" : c.team_log2 == 5 ? "team lanes=32" : "team lanes=2-16";
+      if (c.register_vectors > 0) path += " registers=" + std::to_string(c.register_vectors);
       break;
     case kernel_kind::block: path = "block"; break;
     case kernel_kind::strided:
