@@ -91,6 +91,21 @@ __device__ __forceinline__ std::uint16_t best_of_halves(const std::uint32_t (&w)
   return static_cast<std::uint16_t>(to_bits(__hmax2_nan(lo, hi)) & 0xffffu);
 }
 
+// The larger (NaN-propagating) of two packed halves a, b, as the bits of one half.
+template <class T2>
+__device__ __forceinline__ std::uint16_t better_of_halves(std::uint16_t a, std::uint16_t b, std::uint16_t flip) {
+  const std::uint32_t two = (static_cast<std::uint32_t>(a) | static_cast<std::uint32_t>(b) << 16) ^ (flip * 0x10001u);
+  const T2 m = from_bits<T2>(two);
+  return static_cast<std::uint16_t>(to_bits(__hmax2_nan(m, __lowhigh2highlow(m))) & 0xffffu) ^ flip;
+}
+
+// Two 64-bit elements as one 16-byte vector, so a vector's best serves for a pair.
+template <dtype D>
+__device__ __forceinline__ vec<D> two_elements(std::uint64_t a, std::uint64_t b) {
+  return vec<D>{{static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(a >> 32), static_cast<std::uint32_t>(b),
+                 static_cast<std::uint32_t>(b >> 32)}};
+}
+
 }  // namespace plain_detail
 
 /// Value-domain operations of a plain reduction of dtype D (abs and nan_ignore off):
@@ -148,9 +163,7 @@ struct plain<dtype::f64> {
     return !(xf <= bf) && bf == bf;
   }
   static __device__ __forceinline__ std::uint64_t better(std::uint64_t a, std::uint64_t b, std::uint64_t f) {
-    return best(vec<dtype::f64>{{static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(a >> 32),
-                                 static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(b >> 32)}},
-                f);
+    return best(plain_detail::two_elements<dtype::f64>(a, b), f);
   }
   static __device__ __forceinline__ bool same_key(std::uint64_t a, std::uint64_t b) {
     const double x = __longlong_as_double(static_cast<long long>(a)), y = __longlong_as_double(static_cast<long long>(b));
@@ -165,9 +178,7 @@ struct plain<dtype::f16> {
     return plain_detail::best_of_halves<__half2>(x.w, f * 0x10001u) ^ f;
   }
   static __device__ __forceinline__ std::uint16_t better(std::uint16_t a, std::uint16_t b, std::uint16_t f) {
-    const std::uint32_t two = (static_cast<std::uint32_t>(a) | static_cast<std::uint32_t>(b) << 16) ^ (f * 0x10001u);
-    const __half2 m = plain_detail::from_bits<__half2>(two);
-    return static_cast<std::uint16_t>(plain_detail::to_bits(__hmax2_nan(m, __lowhigh2highlow(m))) & 0xffffu) ^ f;
+    return plain_detail::better_of_halves<__half2>(a, b, f);
   }
   static __device__ __forceinline__ bool same_key(std::uint16_t a, std::uint16_t b) {
     const float x = __half2float(__ushort_as_half(a)), y = __half2float(__ushort_as_half(b));
@@ -182,9 +193,7 @@ struct plain<dtype::bf16> {
     return plain_detail::best_of_halves<__nv_bfloat162>(x.w, f * 0x10001u) ^ f;
   }
   static __device__ __forceinline__ std::uint16_t better(std::uint16_t a, std::uint16_t b, std::uint16_t f) {
-    const std::uint32_t two = (static_cast<std::uint32_t>(a) | static_cast<std::uint32_t>(b) << 16) ^ (f * 0x10001u);
-    const __nv_bfloat162 m = plain_detail::from_bits<__nv_bfloat162>(two);
-    return static_cast<std::uint16_t>(plain_detail::to_bits(__hmax2_nan(m, __lowhigh2highlow(m))) & 0xffffu) ^ f;
+    return plain_detail::better_of_halves<__nv_bfloat162>(a, b, f);
   }
   static __device__ __forceinline__ bool same_key(std::uint16_t a, std::uint16_t b) {
     const float x = __uint_as_float(static_cast<std::uint32_t>(a) << 16), y = __uint_as_float(static_cast<std::uint32_t>(b) << 16);
@@ -240,9 +249,7 @@ struct plain_int64 {
     return (a_wins ? a : b) ^ f;
   }
   static __device__ __forceinline__ std::uint64_t better(std::uint64_t a, std::uint64_t b, std::uint64_t f) {
-    return best(vec<D>{{static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(a >> 32), static_cast<std::uint32_t>(b),
-                        static_cast<std::uint32_t>(b >> 32)}},
-                f);
+    return best(plain_detail::two_elements<D>(a, b), f);
   }
   static __device__ __forceinline__ bool same_key(std::uint64_t a, std::uint64_t b) { return a == b; }
 };
