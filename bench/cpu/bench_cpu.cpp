@@ -19,9 +19,6 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
-#include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/parallel_reduce.h>
-#include <oneapi/tbb/partitioner.h>
 #include <oneapi/tbb/task_arena.h>
 
 #include <argx/argx.hpp>
@@ -226,20 +223,9 @@ void run_std(benchmark::State& state, const workload& w, Policy policy) {
 void run_read(benchmark::State& state, const workload& w, bool all_threads) {
   const unsigned char* p = data_for(w);
   const std::size_t n = static_cast<std::size_t>(w.bytes());
-  const int threads = tbb::this_task_arena::max_concurrency();
-  const std::size_t piece = std::max<std::size_t>(64 * KiB, n / static_cast<std::size_t>(threads) + 1);
+  const int threads = all_threads ? tbb::this_task_arena::max_concurrency() : 1;
   for (auto _ : state) {
-    std::uint64_t s;
-    if (all_threads) {
-      s = tbb::parallel_reduce(
-          tbb::blocked_range<std::size_t>(0, n, piece), std::uint64_t(0),
-          [&](const tbb::blocked_range<std::size_t>& r, std::uint64_t acc) {
-            return acc + argx_bench::read_sum(p + r.begin(), r.end() - r.begin());
-          },
-          [](std::uint64_t a, std::uint64_t b) { return a + b; }, tbb::static_partitioner());
-    } else {
-      s = argx_bench::read_sum(p, n);
-    }
+    const std::uint64_t s = argx_bench::read_sum_threads(p, n, threads);
     benchmark::DoNotOptimize(s);
   }
   state.SetBytesProcessed(state.iterations() * w.bytes());

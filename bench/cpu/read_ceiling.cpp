@@ -2,7 +2,12 @@
 // with independent accumulators (which compilers vectorise for the baseline ISA).
 #include "read_ceiling.hpp"
 
+#include <algorithm>
 #include <cstring>
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_reduce.h>
+#include <oneapi/tbb/partitioner.h>
 
 #if ARGX_BENCH_HWY
 #undef HWY_TARGET_INCLUDE
@@ -68,6 +73,24 @@ std::uint64_t read_sum(const void* p, std::size_t n) {
   s += words(reinterpret_cast<const std::uint64_t*>(b + head), n_words);
   for (std::size_t i = head + n_words * 8; i < n; ++i) s += b[i];
   return s;
+}
+
+std::uint64_t read_sum_threads(const void* p, std::size_t n, int threads) {
+  if (threads <= 1) return read_sum(p, n);
+  const auto* b = static_cast<const unsigned char*>(p);
+  // One piece per thread (at least 64 KiB), placed once each by the static partitioner.
+  const std::size_t piece = std::max<std::size_t>(std::size_t(64) << 10, n / static_cast<std::size_t>(threads) + 1);
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, n, piece), std::uint64_t(0),
+      [&](const tbb::blocked_range<std::size_t>& r, std::uint64_t acc) {
+        return acc + read_sum(b + r.begin(), r.end() - r.begin());
+      },
+      [](std::uint64_t x, std::uint64_t y) { return x + y; }, tbb::static_partitioner());
+}
+
+void keep(std::uint64_t sum) {
+  static volatile std::uint64_t sink;
+  sink = sum;
 }
 
 }  // namespace argx_bench
