@@ -9,7 +9,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
+#include <argx/config.hpp>
 #include <argx/dtype.hpp>
 #include <argx/order.hpp>
 
@@ -33,13 +35,74 @@ struct sink {
   bool int32;          ///< index type is int32
 };
 
-/// Largest `lanes` one strided call takes (its per-lane state lives on the stack). 2048
-/// floats are 8 KiB of each row: long enough runs for the memory system, while the
-/// running bests (2 x 8 KiB) stay in L1 (measured: 4096x16384 axis 0, 1024 lanes 18.6
-/// GB/s, 2048 20.8, 4096 14.2).
-inline constexpr std::int64_t strided_max_lanes = 2048;
-/// Largest `count` one strided call takes (positions are tracked in 32-bit lanes).
-inline constexpr std::int64_t strided_max_count = std::int64_t(1) << 31;
+/// Largest `lanes` one lanes call takes for elements of `esize` bytes (its per-lane state
+/// lives on the stack): 8 KiB of each row, at most 4096 lanes. Long enough runs for the
+/// memory system, while the running bests stay in L1 (measured on f32, 4096x16384 axis 0:
+/// 1024 lanes 18.6 GB/s, 2048 20.8, 4096 14.2).
+constexpr std::int64_t lanes_max(std::int64_t esize) { return esize >= 2 ? 8192 / esize : 4096; }
+inline constexpr std::int64_t lanes_max_any = 4096;
+
+/// The rows a lanes call visits: reduced positions walked in position order, as an
+/// odometer over `rank` dims (outermost first; rank 0 is a single row). Each step of dim d
+/// moves `strides[d]` elements in memory and `pos_strides[d]` positions in the slice.
+struct row_walk {
+  int rank = 0;
+  std::int64_t extents[max_rank] = {}, strides[max_rank] = {}, pos_strides[max_rank] = {};
+
+  std::int64_t rows() const {
+    std::int64_t n = 1;
+    for (int d = 0; d < rank; ++d) n *= extents[d];
+    return n;
+  }
+  /// Memory offset of the row whose positions start at `pos` (a sum of pos_strides
+  /// multiples, as row_cursor::pos gives).
+  std::int64_t offset_of_pos(std::int64_t pos) const {
+    std::int64_t off = 0;
+    for (int d = 0; d < rank; ++d) {
+      const std::int64_t c = pos / pos_strides[d];
+      pos -= c * pos_strides[d];
+      off += c * strides[d];
+    }
+    return off;
+  }
+};
+
+/// The odometer over a row_walk: where row k starts (`off`) and its position (`pos`).
+struct row_cursor {
+  const row_walk* w;
+  std::int64_t idx[max_rank];
+  std::int64_t off = 0, pos = 0;
+
+  row_cursor(const row_walk& walk, std::int64_t k) : w(&walk) {
+    for (int d = walk.rank - 1; d >= 0; --d) {
+      idx[d] = k % walk.extents[d];
+      k /= walk.extents[d];
+      off += idx[d] * walk.strides[d];
+      pos += idx[d] * walk.pos_strides[d];
+    }
+  }
+  void next() {
+    for (int d = w->rank - 1; d >= 0; --d) {
+      off += w->strides[d];
+      pos += w->pos_strides[d];
+      if (++idx[d] < w->extents[d]) return;
+      off -= idx[d] * w->strides[d];
+      pos -= idx[d] * w->pos_strides[d];
+      idx[d] = 0;
+    }
+  }
+};
+
+/// Where a lanes call leaves each lane's best. Final: lane j is a whole slice, its winner
+/// is output out->first + j * step. Partial: lane j's key and position go to key[j] and
+/// pos[j] for the caller to combine (keys are lane keys: ordered like order_key, equal
+/// where it is equal, 0 exactly for the all-NaN key under nan ignore).
+struct lane_sink {
+  const sink* out = nullptr;
+  std::int64_t step = 1;
+  std::uint64_t* key = nullptr;
+  std::int64_t* pos = nullptr;
+};
 
 struct dtype_kernels {
   /// Best of the n >= 1 contiguous elements at `data` (positions pos0, pos0+1, ...) and
@@ -51,11 +114,12 @@ struct dtype_kernels {
   /// elements after row r-1) and stores row r's winner as output out.first + r.
   void (*rows)(const void* data, std::int64_t rows, std::int64_t row_stride, std::int64_t n, order_params o,
                const sink& out);
-  /// Strided reduce of `lanes` (1..strided_max_lanes) contiguous columns over `count`
-  /// (1..strided_max_count) rows `row_stride` elements apart; row k has position pos0 + k.
-  /// Column j's winner goes to best[j], combined with what best[j] holds when `merge`.
-  void (*strided)(const void* data, std::int64_t lanes, std::int64_t count, std::int64_t row_stride,
-                  std::int64_t pos0, order_params o, cand* best, bool merge);
+  /// Per-lane bests of `lanes` (1..lanes_max) contiguous columns over rows [first, last)
+  /// of a walk: lane j of row k is the element offset(k) + j after `data`, at position
+  /// pos(k) of lane j's slice (positions of one call span less than 2^31). Rows are
+  /// visited in order, so a lane's ties go to its first (last) row.
+  void (*lanes)(const void* data, std::int64_t lanes, const row_walk& walk, std::int64_t first, std::int64_t last,
+                order_params o, const lane_sink& out);
 };
 
 struct kernel_table {
@@ -68,10 +132,11 @@ const kernel_table& kernels();
 
 // ---- scalar helpers shared by every kernel set ------------------------------------------
 
-/// The largest key any element of dtype D can have under p. A running best holding it
-/// cannot be beaten (with ties = first), so a scan may stop there.
+/// The bits of an element with the largest key any element of dtype D can have under p.
+/// A running best holding that key cannot be beaten (with ties = first), so a scan may
+/// stop there.
 template <dtype D>
-constexpr typename dtype_traits<D>::key_type top_key(key_params p) {
+constexpr dtype_bits_t<D> top_bits(key_params p) {
   using tr = dtype_traits<D>;
   using B = typename tr::bits_type;
   // The extremes of every dtype's order are among these bit patterns: zero, all ones, the
@@ -83,12 +148,16 @@ constexpr typename dtype_traits<D>::key_type top_key(key_params p) {
                       tr::exp_mask,
                       static_cast<B>(tr::exp_mask | tr::sign_mask),
                       static_cast<B>(tr::exp_mask | B(1))};
-  typename tr::key_type top = 0;
-  for (B b : probes) {
-    const auto k = order_key<D>(b, p);
-    if (k > top) top = k;
-  }
+  B top = probes[0];
+  for (B b : probes)
+    if (order_key<D>(b, p) > order_key<D>(top, p)) top = b;
   return top;
+}
+
+/// The largest key any element of dtype D can have under p (the key of top_bits).
+template <dtype D>
+constexpr typename dtype_traits<D>::key_type top_key(key_params p) {
+  return order_key<D>(top_bits<D>(p), p);
 }
 
 /// dtype_kernels::contig in terms of a kernel set's scan: scan(p, start) returns the best of
@@ -114,6 +183,41 @@ inline void store(const sink& out, std::int64_t o, cand c, typename dtype_traits
   else
     static_cast<std::int64_t*>(out.indices)[o] = index;
   if (out.values) std::memcpy(static_cast<char*>(out.values) + o * static_cast<std::int64_t>(sizeof(v)), &v, sizeof(v));
+}
+
+/// Leaves the bests of lanes [0, n) in a lane_sink: lane j's key is key[j], its position
+/// pos0 + pos[j]; elem(j, position) gives the bits of its element (read only when values
+/// are asked for). Plain loops over arrays, so that the stores vectorise.
+template <dtype D, class K, class P, class ElemAt>
+inline void emit_lanes(const lane_sink& s, std::int64_t n, key_params p, const K* key, const P* pos, std::int64_t pos0,
+                       const ElemAt& elem) {
+  if (s.out == nullptr) {
+    for (std::int64_t j = 0; j < n; ++j) s.key[j] = key[j];
+    for (std::int64_t j = 0; j < n; ++j) s.pos[j] = pos0 + static_cast<std::int64_t>(pos[j]);
+    return;
+  }
+  const sink& out = *s.out;
+  const std::int64_t step = s.step;
+  // Only a float under nan ignore can have the all-NaN key (0), reported as index -1.
+  const bool nan_index = dtype_traits<D>::is_float && p.nan_ignore;
+  auto store = [&](auto* idx) {
+    using I = std::remove_pointer_t<decltype(idx)>;
+    if (nan_index)
+      for (std::int64_t j = 0; j < n; ++j) idx[j * step] = key[j] == 0 ? I(-1) : static_cast<I>(pos0 + static_cast<std::int64_t>(pos[j]));
+    else
+      for (std::int64_t j = 0; j < n; ++j) idx[j * step] = static_cast<I>(pos0 + static_cast<std::int64_t>(pos[j]));
+  };
+  if (out.int32)
+    store(static_cast<std::int32_t*>(out.indices) + out.first);
+  else
+    store(static_cast<std::int64_t*>(out.indices) + out.first);
+  if (out.values) {
+    using B = dtype_bits_t<D>;
+    for (std::int64_t j = 0; j < n; ++j) {
+      const B v = elem(j, pos0 + static_cast<std::int64_t>(pos[j]));
+      std::memcpy(static_cast<char*>(out.values) + (out.first + j * step) * std::int64_t(sizeof(B)), &v, sizeof(B));
+    }
+  }
 }
 
 }  // namespace argx::detail::cpu::simd

@@ -42,6 +42,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 /// Bytes per block: large enough to hide the per-block summary, small enough that a
 /// winning block is searched again from L1.
 inline constexpr size_t block_bytes = 16384;
+/// Bytes of a scan's first block (the next ones double up to block_bytes).
+inline constexpr size_t first_block_bytes = 512;
 
 /// Scans contiguous ranges of dtype D under one order; keeps what it learns about the
 /// data (whether blocks have one sign) from one block and range to the next.
@@ -70,13 +72,16 @@ class contig_scan {
       for (size_t i = start.pos < 0 ? 0 : 1; i < n; ++i) consider(best, order_key<D>(p[i], o_.keys), i);
       return best;
     }
-    const size_t block = block_bytes / sizeof(T);
+    // Blocks grow from first_block_bytes to block_bytes: a scan that can stop early
+    // (at the top key) does not read a whole block first.
+    size_t block = first_block_bytes / sizeof(T);
     for (size_t b = 0; b < n;) {
       size_t len = std::min(block, n - b);
       if (n - b - len < L) len = n - b;  // never leave a tail shorter than a vector
       scan_block(best, p + b, len, b);
       if (!o_.ties_last && best.key == top_) break;  // nothing can beat it any more
       b += len;
+      block = std::min(2 * block, block_bytes / sizeof(T));
     }
     return best;
   }

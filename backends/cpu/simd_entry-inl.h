@@ -19,7 +19,7 @@ namespace argx::detail::cpu::simd::HWY_NAMESPACE {
 
 template <dtype D>
 void put_kernels(kernel_table& t) {
-  t.by_dtype[static_cast<int>(D)] = dtype_kernels{&contig<D>, &rows<D>, &strided<D>};
+  t.by_dtype[static_cast<int>(D)] = dtype_kernels{&contig<D>, &rows<D>, &lanes<D>};
 }
 
 }  // namespace argx::detail::cpu::simd::HWY_NAMESPACE

@@ -131,32 +131,34 @@ struct summary {
   T smax, smin, umax, umin;
 };
 
-template <class D>
-HWY_INLINE hn::TFromD<D> max_lane(D d, hn::Vec<D> v) {
+/// Largest (smallest) lane of v. 8-bit lanes have no MaxOfLanes here: they are reduced
+/// as the 16-bit lanes their pairs make (low bytes and high bytes apart), in the unsigned
+/// order (signed lanes are biased into it and back).
+template <bool Max, class D>
+HWY_INLINE hn::TFromD<D> extreme_lane(D d, hn::Vec<D> v) {
   using T = hn::TFromD<D>;
-  if constexpr (sizeof(T) == 1) {  // MaxOfLanes has no 8-bit form here
-    HWY_ALIGN T buf[HWY_MAX_BYTES];
-    hn::Store(v, d, buf);
-    T m = buf[0];
-    for (size_t i = 1; i < hn::Lanes(d); ++i) m = buf[i] > m ? buf[i] : m;
-    return m;
-  } else {
-    return hn::GetLane(hn::MaxOfLanes(d, v));
-  }
-}
-template <class D>
-HWY_INLINE hn::TFromD<D> min_lane(D d, hn::Vec<D> v) {
-  using T = hn::TFromD<D>;
+#if HWY_TARGET == HWY_SCALAR
+  (void)d;
+  return hn::GetLane(v);
+#else
   if constexpr (sizeof(T) == 1) {
-    HWY_ALIGN T buf[HWY_MAX_BYTES];
-    hn::Store(v, d, buf);
-    T m = buf[0];
-    for (size_t i = 1; i < hn::Lanes(d); ++i) m = buf[i] < m ? buf[i] : m;
-    return m;
+    const hn::Repartition<std::uint16_t, D> d16;
+    const hn::RebindToUnsigned<D> du;
+    constexpr std::uint8_t bias = std::is_signed_v<T> ? 0x80 : 0;
+    const auto w = hn::BitCast(d16, hn::Xor(hn::BitCast(du, v), hn::Set(du, bias)));
+    const auto lo = hn::And(w, hn::Set(d16, std::uint16_t(0xFF))), hi = hn::ShiftRight<8>(w);
+    const std::uint16_t r = Max ? hn::GetLane(hn::MaxOfLanes(d16, hn::Max(lo, hi)))
+                                : hn::GetLane(hn::MinOfLanes(d16, hn::Min(lo, hi)));
+    return static_cast<T>(static_cast<std::uint8_t>(r) ^ bias);
   } else {
-    return hn::GetLane(hn::MinOfLanes(d, v));
+    return Max ? hn::GetLane(hn::MaxOfLanes(d, v)) : hn::GetLane(hn::MinOfLanes(d, v));
   }
+#endif
 }
+template <class D>
+HWY_INLINE hn::TFromD<D> max_lane(D d, hn::Vec<D> v) { return extreme_lane<true>(d, v); }
+template <class D>
+HWY_INLINE hn::TFromD<D> min_lane(D d, hn::Vec<D> v) { return extreme_lane<false>(d, v); }
 
 /// The reductions R of view(x) over the n >= Lanes(du) elements at p. Four loads per
 /// step feed two accumulators per reduction; a last partial vector overlaps the previous

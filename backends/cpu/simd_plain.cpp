@@ -41,24 +41,23 @@ void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::in
 }
 
 template <dtype D>
-void strided(const void* data, std::int64_t lanes, std::int64_t count, std::int64_t row_stride, std::int64_t pos0,
-             order_params o, cand* best, bool merge) {
+void lanes(const void* data, std::int64_t lanes, const row_walk& w, std::int64_t first, std::int64_t last,
+           order_params o, const lane_sink& out) {
   // Row by row (contiguous reads), one running best per lane.
   const dtype_bits_t<D>* base = static_cast<const dtype_bits_t<D>*>(data);
-  dtype_key_t<D> key[strided_max_lanes];
-  std::int64_t row[strided_max_lanes];
-  for (std::int64_t j = 0; j < lanes; ++j) key[j] = order_key<D>(base[j], o.keys), row[j] = 0;
-  for (std::int64_t k = 1; k < count; ++k) {
-    const dtype_bits_t<D>* r = base + k * row_stride;
+  dtype_key_t<D> key[lanes_max_any];
+  std::int64_t pos[lanes_max_any];
+  row_cursor cur(w, first);
+  for (std::int64_t j = 0; j < lanes; ++j) key[j] = order_key<D>(base[cur.off + j], o.keys), pos[j] = cur.pos;
+  for (std::int64_t k = first + 1; k < last; ++k) {
+    cur.next();
+    const dtype_bits_t<D>* r = base + cur.off;
     for (std::int64_t j = 0; j < lanes; ++j) {
       const dtype_key_t<D> kk = order_key<D>(r[j], o.keys);
-      if (kk > key[j] || (o.ties_last && kk == key[j])) key[j] = kk, row[j] = k;
+      if (kk > key[j] || (o.ties_last && kk == key[j])) key[j] = kk, pos[j] = cur.pos;
     }
   }
-  for (std::int64_t j = 0; j < lanes; ++j) {
-    const cand c{key[j], pos0 + row[j]};
-    best[j] = merge ? combine(best[j], c, o.ties_last) : c;
-  }
+  emit_lanes<D>(out, lanes, o.keys, key, pos, 0, [&](std::int64_t j, std::int64_t p) { return base[w.offset_of_pos(p) + j]; });
 }
 
 kernel_table make_table() {
@@ -66,7 +65,7 @@ kernel_table make_table() {
   for (int i = 0; i < dtype_count; ++i)
     visit_dtype(static_cast<dtype>(i), [&](auto d) {
       constexpr dtype D = decltype(d)::value;
-      t.by_dtype[i] = dtype_kernels{&contig<D>, &rows<D>, &strided<D>};
+      t.by_dtype[i] = dtype_kernels{&contig<D>, &rows<D>, &lanes<D>};
     });
   return t;
 }

@@ -1,4 +1,4 @@
-// Short contiguous rows (L to 64 elements, L = lanes per vector), once per instruction
+// Short contiguous rows (L elements to 1 KiB, L = lanes per vector), once per instruction
 // set: vectorised across rows. A group of L rows is summarized row by row (vertical
 // min/max over the row's few vectors), then the L summary vectors are transposed and
 // reduced together (the "ladder": interleave, reduce, repeat), giving one vector whose
@@ -42,9 +42,9 @@ HWY_BEFORE_NAMESPACE();
 namespace argx::detail::cpu::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-/// Longest row the across-rows kernel takes (its match bits fit one 64-bit word; longer
-/// rows amortize a per-row scan).
-inline constexpr size_t short_row_max = 64;
+/// Longest row the across-rows kernel takes, in bytes (longer rows amortize a per-row
+/// scan: its summary's horizontal reduction and branches).
+inline constexpr size_t short_row_bytes = 1024;
 
 #if ARGX_CPU_LADDER
 
@@ -97,11 +97,16 @@ class rows_across {
   void run(const T* data, std::int64_t count, std::int64_t row_stride, const sink& out, contig_scan<D>& scan) {
     const DU du;
     const std::int64_t L = static_cast<std::int64_t>(hn::Lanes(du));
+    // Rows shorter than a vector are loaded whole with what follows them: only where
+    // that stays below the end of the run's last row (the rest go through `scan`).
+    std::int64_t groups_end = count;
+    if (static_cast<std::int64_t>(n_) < L)
+      groups_end = row_stride <= 0 ? 0 : std::max<std::int64_t>(0, count - (L - std::int64_t(n_) + row_stride - 1) / row_stride);
     std::int64_t r = 0;
     // Short rows go by fast: prefetching about 4 KiB ahead keeps memory busy meanwhile.
     const std::int64_t row_bytes = static_cast<std::int64_t>(n_ * sizeof(T));
     const std::int64_t ahead = L * std::clamp<std::int64_t>(4096 / (L * row_bytes), 1, 8);  // rows
-    for (; r + L <= count; r += L) {
+    for (; r + L <= groups_end; r += L) {
       if (r + ahead + L <= count)
         for (std::int64_t i = r + ahead; i < r + ahead + L; ++i)
           for (std::int64_t b = 0; b < row_bytes; b += 64) hwy::Prefetch(reinterpret_cast<const char*>(data + i * row_stride) + b);
@@ -118,7 +123,16 @@ class rows_across {
   /// Vectors per row, and where vector j starts (the last one ends at the row's end and
   /// may overlap its neighbour: min, max and match bits do not mind).
   HWY_INLINE size_t chunks() const { return C != 0 ? C : (n_ + hn::Lanes(DU()) - 1) / hn::Lanes(DU()); }
-  HWY_INLINE size_t chunk_at(size_t j) const { return j + 1 < chunks() ? j * hn::Lanes(DU()) : n_ - hn::Lanes(DU()); }
+  HWY_INLINE size_t chunk_at(size_t j) const {
+    return j + 1 < chunks() || n_ < hn::Lanes(DU()) ? j * hn::Lanes(DU()) : n_ - hn::Lanes(DU());
+  }
+  /// A row's first vector; a row shorter than a vector has its other lanes filled with its
+  /// first element (min and max do not mind a repeat).
+  HWY_INLINE hn::Vec<DU> first_vector(const T* p) const {
+    const DU du;
+    const auto v = hn::LoadU(du, p);
+    return n_ < hn::Lanes(du) ? hn::IfThenElse(hn::FirstN(du, n_), v, hn::Set(du, p[0])) : v;
+  }
 
   // Reductions R of a view over each row of a group, laddered: lane i = row i's result.
   // Reductions G (smax or umax) are only needed for the group as a whole: they stay
@@ -131,7 +145,7 @@ class rows_across {
     constexpr unsigned A = R | G;  // reductions taken along each row
     for (size_t i = 0; i < L; ++i) {
       const T* p = rows + static_cast<std::int64_t>(i) * stride;
-      auto v = view(hn::LoadU(du, p));
+      auto v = view(first_vector(p));
       auto sx = hn::BitCast(di, v), sn = sx;
       auto ux = v, un = v;
       for (size_t j = 1; j < chunks(); ++j) {
@@ -306,16 +320,33 @@ class rows_across {
 #endif
   }
 
-  /// First (last) set bit of the row's match mask; n <= 64, so one word holds it.
+  /// First (last) element of the row that matches: up to 64 elements, a bit mask of the
+  /// whole row and one bit scan, no branches; longer rows, vector by vector until a hit.
   template <class Match>
   HWY_INLINE size_t first_or_last(const T* row, const Match& match) const {
     const DU du;
-    std::uint64_t bits = 0;
-    for (size_t j = 0; j < chunks(); ++j) {
-      const size_t s = chunk_at(j);
-      bits |= mask_bits(du, match(hn::LoadU(du, row + s))) << s;
+    if (n_ <= 64) {
+      std::uint64_t bits = 0;
+      for (size_t j = 0; j < chunks(); ++j) {
+        const size_t s = chunk_at(j);
+        bits |= mask_bits(du, match(hn::LoadU(du, row + s))) << s;
+      }
+      if (n_ < 64) bits &= (std::uint64_t(1) << n_) - 1;  // a short row's vector holds more than it
+      return o_.ties_last ? 63 - static_cast<size_t>(__builtin_clzll(bits)) : static_cast<size_t>(__builtin_ctzll(bits));
     }
-    return o_.ties_last ? 63 - static_cast<size_t>(__builtin_clzll(bits)) : static_cast<size_t>(__builtin_ctzll(bits));
+    // A hit in the overlap of the last vector and the one before is found in whichever
+    // is looked at first, so the first hit seen is the row's first (last).
+    if (!o_.ties_last) {
+      for (size_t j = 0;; ++j) {
+        const std::uint64_t bits = mask_bits(du, match(hn::LoadU(du, row + chunk_at(j))));
+        if (bits != 0 || j + 1 == chunks()) return chunk_at(j) + static_cast<size_t>(__builtin_ctzll(bits));
+      }
+    }
+    for (size_t j = chunks(); j-- > 0;) {
+      const std::uint64_t bits = mask_bits(du, match(hn::LoadU(du, row + chunk_at(j))));
+      if (bits != 0 || j == 0) return chunk_at(j) + 63 - static_cast<size_t>(__builtin_clzll(bits));
+    }
+    return 0;
   }
 
   order_params o_;
@@ -336,10 +367,17 @@ void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::in
   using T = dtype_bits_t<D>;
   contig_scan<D> scan(o);
   const T* base = static_cast<const T*>(data);
+  if (n == 1) {  // every row's winner is its element (index -1 only for an ignored NaN)
+    for (std::int64_t r = 0; r < count; ++r) {
+      const T v = base[r * row_stride];
+      store<D>(out, out.first + r, cand{order_key<D>(v, o.keys), 0}, v, o.keys);
+    }
+    return;
+  }
 #if ARGX_CPU_LADDER
   const size_t L = hn::Lanes(hn::CappedTag<T, 32 / sizeof(T)>());
   const size_t len = static_cast<size_t>(n), chunks = (len + L - 1) / L;
-  if (len >= L && len <= short_row_max) {
+  if (len >= 2 && len * sizeof(T) <= short_row_bytes) {
     auto across = [&](auto c) {
       rows_across<D, decltype(c)::value> a(o, len);
       a.run(base, count, row_stride, out, scan);
@@ -353,15 +391,19 @@ void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::in
   }
 #endif
   // A row's scan pauses reading while it searches its winning block; the next row
-  // (when short enough) is prefetched first so that memory stays busy meanwhile.
+  // (when short enough) is prefetched first so that memory stays busy meanwhile. A scan
+  // that stopped at the top key read little of its row: then only the next row's start.
   const std::int64_t row_bytes = n * static_cast<std::int64_t>(sizeof(T));
   const std::int64_t prefetch_bytes = row_bytes <= 16384 ? row_bytes : 0;
+  const auto top = top_key<D>(o.keys);
+  std::int64_t ahead = prefetch_bytes;
   const T* row = base;
   for (std::int64_t r = 0; r < count; ++r, row += row_stride) {
     if (r + 1 < count)
-      for (std::int64_t b = 0; b < prefetch_bytes; b += 64) hwy::Prefetch(reinterpret_cast<const char*>(row + row_stride) + b);
+      for (std::int64_t b = 0; b < ahead; b += 64) hwy::Prefetch(reinterpret_cast<const char*>(row + row_stride) + b);
     const auto c = scan.run(row, static_cast<size_t>(n));
     store<D>(out, out.first + r, cand{c.key, c.pos}, row[c.pos], o.keys);
+    ahead = !o.ties_last && c.key == top ? std::min<std::int64_t>(prefetch_bytes, 64) : prefetch_bytes;
   }
 }
 

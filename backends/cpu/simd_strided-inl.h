@@ -1,10 +1,16 @@
-// The SIMD strided reduce, once per instruction set: reduce one dim of stride `row_stride`
-// while the kept innermost dim is contiguous ([.., R, inner] reduced over R).
+// The SIMD lanes reduce, once per instruction set: contiguous columns ("lanes") reduced
+// over rows that a row_walk visits in position order. It serves the strided class
+// ([.., R, inner] over R: lanes along inner, rows along R) and every layout whose
+// memory-innermost dims the tbb backend can lay out as lanes.
 //
-// Lanes run along the contiguous dim, so every load is contiguous; each lane keeps its own
-// running best (exact lane-wise key and row number) and rows are visited in order, which
-// makes the tie rule a plain > or >= per lane. Keys of 1- and 2-byte elements are widened
-// to 32 bits (zero extension keeps their order) so that row numbers fit beside them.
+// Each lane keeps its own running best (an exact lane-wise key and the row's position),
+// and rows are visited in order, which makes the tie rule a plain > or >= per lane.
+//  - 4- and 8-byte elements: keys and positions in lanes of the element's width.
+//  - 1- and 2-byte elements, at full vector width: keys stay in the element's width and
+//    rows are counted in it too, in chunks of rows short enough for that count (255
+//    rows of 1-byte elements, 1024 of 2-byte ones). After each chunk its lane bests join
+//    32-bit running bests, the positions of its rows looked up by row number.
+// With ties going first, a call stops early once every lane holds the top key.
 
 #if defined(ARGX_CPU_SIMD_STRIDED_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ARGX_CPU_SIMD_STRIDED_INL_H_
@@ -16,6 +22,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include <hwy/highway.h>
@@ -28,114 +35,248 @@ HWY_BEFORE_NAMESPACE();
 namespace argx::detail::cpu::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-/// The pass over the rows for n >= L lanes; calls finish(lane, row) for every lane.
-template <dtype D, bool TiesLast, class Key, class DW, class DE, class Finish>
-HWY_INLINE void strided_rows(const dtype_bits_t<D>* base, size_t n, std::int64_t count, std::int64_t row_stride,
-                             const Key& key, DW dw, DE de, const Finish& finish) {
-  using T = dtype_bits_t<D>;
-  using W = hn::TFromD<DW>;
-  const size_t L = hn::Lanes(dw);
-  auto load_key = [&](const T* q) {
-    const auto k = key(hn::LoadU(de, q));
-    if constexpr (sizeof(T) < sizeof(W)) return hn::PromoteTo(dw, k);
-    else return k;
-  };
-  // One slot per full vector of lanes, plus one for a last vector that overlaps the
-  // previous one (its shared lanes get identical results in both slots).
-  const size_t full = n / L, slots = full + (n % L != 0 ? 1 : 0);
-  auto slot_lane = [&](size_t s) { return s < full ? s * L : n - L; };
-  HWY_ALIGN W bk[strided_max_lanes + HWY_MAX_BYTES];  // running best key per slot lane
-  HWY_ALIGN W bp[strided_max_lanes + HWY_MAX_BYTES];  // and its row
-
-  for (size_t s = 0; s < slots; ++s) {
-    hn::Store(load_key(base + slot_lane(s)), dw, bk + s * L);
-    hn::Store(hn::Zero(dw), dw, bp + s * L);
-  }
-  // Rows are far apart, so the hardware sees a new short stream per row; prefetching a
-  // row or two ahead (about 8 KiB) keeps memory busy while this row is compared.
-  const std::int64_t row_bytes = static_cast<std::int64_t>(n * sizeof(T));
-  const std::int64_t ahead = std::clamp<std::int64_t>(8192 / row_bytes, 1, 64);
-  const size_t slots_per_line = std::max<size_t>(1, 64 / (sizeof(T) * L));
-  // One step of a lane's running best: row kv with key kk against (key, row).
-  auto step = [](auto& key, auto& row, auto kk, auto kv) {
-    const auto m = hn::Max(key, kk);
-    // ties first: a row wins only with a larger key; ties last: also with an equal one.
-    row = TiesLast ? hn::IfThenElse(hn::Eq(m, kk), kv, row) : hn::IfThenElse(hn::Eq(m, key), row, kv);
-    key = m;
-  };
-  // Two rows per visit of a slot's running best, which halves its loads and stores.
-  std::int64_t k = 1;
-  for (; k + 1 < count; k += 2) {
-    const T* r0 = base + k * row_stride;
-    const T* r1 = r0 + row_stride;
-    const T* pf = k + 1 + ahead < count ? r1 + ahead * row_stride : r1;
-    const auto kv0 = hn::Set(dw, static_cast<W>(k)), kv1 = hn::Set(dw, static_cast<W>(k + 1));
-    for (size_t s = 0; s < slots; ++s) {
-      if (s % slots_per_line == 0) {
-        hwy::Prefetch(pf + slot_lane(s));
-        hwy::Prefetch(pf - row_stride + slot_lane(s));
-      }
-      auto key = hn::Load(dw, bk + s * L), row = hn::Load(dw, bp + s * L);
-      step(key, row, load_key(r0 + slot_lane(s)), kv0);
-      step(key, row, load_key(r1 + slot_lane(s)), kv1);
-      hn::Store(key, dw, bk + s * L);
-      hn::Store(row, dw, bp + s * L);
-    }
-  }
-  if (k < count) {  // the last row when the count after row 0 is odd
-    const T* r = base + k * row_stride;
-    const auto kv = hn::Set(dw, static_cast<W>(k));
-    for (size_t s = 0; s < slots; ++s) {
-      auto key = hn::Load(dw, bk + s * L), row = hn::Load(dw, bp + s * L);
-      step(key, row, load_key(r + slot_lane(s)), kv);
-      hn::Store(key, dw, bk + s * L);
-      hn::Store(row, dw, bp + s * L);
-    }
-  }
-  for (size_t j = 0; j < n; ++j) {
-    const size_t at = j < full * L ? j : full * L + (j - (n - L));
-    finish(j, static_cast<std::int64_t>(bp[at]));
-  }
+/// The lane key nothing can beat: that of top_bits.
+template <dtype D, class DK, class Key>
+HWY_INLINE hn::TFromD<DK> lane_top(DK dk, const Key& key, key_params p) {
+  return hn::GetLane(key(hn::Set(dk, top_bits<D>(p))));
 }
 
-/// Strided reduce (kernel entry point); see dtype_kernels::strided.
-template <dtype D>
-void strided(const void* data, std::int64_t lanes, std::int64_t count, std::int64_t row_stride, std::int64_t pos0,
-             order_params o, cand* best, bool merge) {
+/// Slot s of n lanes: full vectors, then one that ends at lane n (overlapping the one before).
+struct slots {
+  size_t n, L, full, count;
+  slots(size_t lanes, size_t vec) : n(lanes), L(vec), full(lanes / vec), count(lanes / vec + (lanes % vec != 0 ? 1 : 0)) {}
+  HWY_INLINE size_t lane(size_t s) const { return s < full ? s * L : n - L; }
+  /// Puts slot-major state (L entries a slot, `per` lanes' worth each) into lane order:
+  /// the last slot's lanes end at lane n (the lanes it shares hold the same results).
+  template <class S>
+  HWY_INLINE void to_lanes(S* state) const {
+    if (count > full) std::memmove(state + (n - L), state + full * L, L * sizeof(S));
+  }
+};
+
+/// One step of a lane's running best: row value kv with key kk against (key, row).
+template <bool TiesLast, class V, class VR>
+HWY_INLINE void lane_step(V& key, VR& row, V kk, VR kv) {
+  const auto m = hn::Max(key, kk);
+  // ties first: a row wins only with a larger key; ties last: also with an equal one.
+  row = TiesLast ? hn::IfThenElse(hn::Eq(m, kk), kv, row) : hn::IfThenElse(hn::Eq(m, key), row, kv);
+  key = m;
+}
+
+/// Prefetches a row or two ahead (about 8 KiB): rows are far apart, so the hardware sees a
+/// new short stream per row.
+template <class T>
+struct row_prefetch {
+  row_cursor ahead;
+  std::int64_t k, last;
+  size_t bytes;
+  row_prefetch(const row_walk& w, std::int64_t first, std::int64_t end, size_t row_bytes)
+      : ahead(w, std::min<std::int64_t>(end - 1, first + std::clamp<std::int64_t>(8192 / std::int64_t(row_bytes), 1, 64))),
+        k(std::min<std::int64_t>(end - 1, first + std::clamp<std::int64_t>(8192 / std::int64_t(row_bytes), 1, 64))),
+        last(end),
+        bytes(row_bytes) {}
+  HWY_INLINE void step(const T* base) {
+    if (k + 1 >= last) return;
+    const char* p = reinterpret_cast<const char*>(base + ahead.off);
+    for (size_t b = 0; b < bytes; b += 64) hwy::Prefetch(p + b);
+    ahead.next();
+    ++k;
+  }
+};
+
+/// 4- and 8-byte elements: keys and positions (relative to the first row's) in lanes of the
+/// element's width.
+template <dtype D, bool TiesLast, class DK, class Key>
+HWY_INLINE void lanes_wide(DK dk, const dtype_bits_t<D>* base, size_t n, const row_walk& w, std::int64_t first,
+                           std::int64_t last, const Key& key, order_params o, const lane_sink& out) {
   using T = dtype_bits_t<D>;
-  using K = typename dtype_traits<D>::key_type;
-  using W = std::conditional_t<sizeof(T) <= 4, std::uint32_t, std::uint64_t>;  // key and row lanes
-  const hn::ScalableTag<W> dw;
-  const hn::Rebind<T, decltype(dw)> de;  // as many element lanes as key lanes
-  const size_t L = hn::Lanes(dw);
-  const T* base = static_cast<const T*>(data);
-  const size_t n = static_cast<size_t>(lanes);
+  const size_t L = hn::Lanes(dk);
+  const slots sl(n, L);
+  HWY_ALIGN T bk[lanes_max(4) + HWY_MAX_BYTES / sizeof(T)];  // running best key per slot lane
+  HWY_ALIGN T bp[lanes_max(4) + HWY_MAX_BYTES / sizeof(T)];  // and its row's position
+  row_cursor cur(w, first);
+  const std::int64_t pos0 = cur.pos;
+  const T* row = base + cur.off;
+  for (size_t s = 0; s < sl.count; ++s) {
+    hn::Store(key(hn::LoadU(dk, row + sl.lane(s))), dk, bk + s * L);
+    hn::Store(hn::Zero(dk), dk, bp + s * L);
+  }
+  const T top = lane_top<D>(dk, key, o.keys);
+  const auto topv = hn::Set(dk, top);
+  row_prefetch<T> pf(w, first, last, n * sizeof(T));
+  std::int64_t k = first + 1;
+  cur.next();
+  // Two rows per visit of a slot's running best, which halves its loads and stores.
+  while (k + 1 < last) {
+    const T* r0 = base + cur.off;
+    const auto kv0 = hn::Set(dk, static_cast<T>(cur.pos - pos0));
+    cur.next();
+    const T* r1 = base + cur.off;
+    const auto kv1 = hn::Set(dk, static_cast<T>(cur.pos - pos0));
+    cur.next();
+    pf.step(base);
+    pf.step(base);
+    for (size_t s = 0; s < sl.count; ++s) {
+      auto kb = hn::Load(dk, bk + s * L), rb = hn::Load(dk, bp + s * L);
+      lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, r0 + sl.lane(s))), kv0);
+      lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, r1 + sl.lane(s))), kv1);
+      hn::Store(kb, dk, bk + s * L);
+      hn::Store(rb, dk, bp + s * L);
+    }
+    k += 2;
+    if (!TiesLast && (k - first) % 64 < 2) {  // every lane at the top key: nothing can change
+      auto all = hn::Eq(hn::Load(dk, bk), topv);
+      for (size_t s = 1; s < sl.count; ++s) all = hn::And(all, hn::Eq(hn::Load(dk, bk + s * L), topv));
+      if (hn::AllTrue(dk, all)) break;
+    }
+  }
+  if (k < last) {  // the last row when the count after the first is odd
+    const T* r = base + cur.off;
+    const auto kv = hn::Set(dk, static_cast<T>(cur.pos - pos0));
+    for (size_t s = 0; s < sl.count; ++s) {
+      auto kb = hn::Load(dk, bk + s * L), rb = hn::Load(dk, bp + s * L);
+      lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, r + sl.lane(s))), kv);
+      hn::Store(kb, dk, bk + s * L);
+      hn::Store(rb, dk, bp + s * L);
+    }
+  }
+  sl.to_lanes(bk);
+  sl.to_lanes(bp);
+  emit_lanes<D>(out, static_cast<std::int64_t>(n), o.keys, bk, bp, pos0,
+                [&](std::int64_t j, std::int64_t pos) { return base[w.offset_of_pos(pos) + j]; });
+}
 
-  auto finish = [&](size_t j, std::int64_t row) {
-    const cand c{order_key<D>(base[row * row_stride + static_cast<std::int64_t>(j)], o.keys), pos0 + row};
-    best[j] = merge ? combine(best[j], c, o.ties_last) : c;
-  };
-
-  if (n < L) {  // too narrow for one vector: plain per-lane bests
-    K key[HWY_MAX_BYTES];
-    std::int64_t row[HWY_MAX_BYTES];
-    for (size_t j = 0; j < n; ++j) key[j] = order_key<D>(base[j], o.keys), row[j] = 0;
-    for (std::int64_t k = 1; k < count; ++k) {
-      const T* r = base + k * row_stride;
-      for (size_t j = 0; j < n; ++j) {
-        const K kk = order_key<D>(r[j], o.keys);
-        if (kk > key[j] || (o.ties_last && kk == key[j])) key[j] = kk, row[j] = k;
+/// 1- and 2-byte elements at full vector width: rows counted in the element's width within
+/// chunks, then joined into 32-bit running bests.
+template <dtype D, bool TiesLast, class DK, class Key>
+HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const row_walk& w, std::int64_t first,
+                             std::int64_t last, const Key& key, order_params o, const lane_sink& out) {
+  using T = dtype_bits_t<D>;
+  constexpr std::int64_t chunk = sizeof(T) == 1 ? 255 : 1024;  // rows numbered 0..chunk-1 in T
+  const hn::ScalableTag<std::uint32_t> d32;
+  const hn::RebindToSigned<decltype(d32)> di32;
+  const hn::Rebind<T, decltype(d32)> dn;  // as many element lanes as 32-bit lanes
+  const size_t L = hn::Lanes(dk), L32 = hn::Lanes(d32);
+  const slots sl(n, L);
+  const size_t stored = sl.count * L;
+  HWY_ALIGN T ck[lanes_max_any + HWY_MAX_BYTES];  // the chunk's best key per slot lane
+  HWY_ALIGN T cr[lanes_max_any + HWY_MAX_BYTES];  // and its row within the chunk
+  HWY_ALIGN std::uint32_t wk[lanes_max_any + HWY_MAX_BYTES];  // running best key (widened)
+  HWY_ALIGN std::uint32_t wp[lanes_max_any + HWY_MAX_BYTES];  // and its position
+  HWY_ALIGN std::uint32_t at[chunk + 1];                      // position of each row of the chunk
+  const std::uint32_t top = lane_top<D>(dk, key, o.keys);
+  row_cursor cur(w, first);
+  const std::int64_t pos0 = cur.pos;
+  row_prefetch<T> pf(w, first, last, n * sizeof(T));
+  for (std::int64_t c0 = first; c0 < last; c0 += chunk) {
+    const std::int64_t c1 = std::min(last, c0 + chunk);
+    const T* row = base + cur.off;
+    at[0] = static_cast<std::uint32_t>(cur.pos - pos0);
+    for (size_t s = 0; s < sl.count; ++s) {
+      hn::Store(key(hn::LoadU(dk, row + sl.lane(s))), dk, ck + s * L);
+      hn::Store(hn::Zero(dk), dk, cr + s * L);
+    }
+    cur.next();
+    pf.step(base);
+    std::int64_t k = c0 + 1;
+    for (; k + 1 < c1; k += 2) {
+      const T r = static_cast<T>(k - c0);
+      const T* r0 = base + cur.off;
+      at[r] = static_cast<std::uint32_t>(cur.pos - pos0);
+      cur.next();
+      const T* r1 = base + cur.off;
+      at[r + 1] = static_cast<std::uint32_t>(cur.pos - pos0);
+      cur.next();
+      pf.step(base);
+      pf.step(base);
+      const auto kv0 = hn::Set(dk, r), kv1 = hn::Set(dk, static_cast<T>(r + 1));
+      for (size_t s = 0; s < sl.count; ++s) {
+        auto kb = hn::Load(dk, ck + s * L), rb = hn::Load(dk, cr + s * L);
+        lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, r0 + sl.lane(s))), kv0);
+        lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, r1 + sl.lane(s))), kv1);
+        hn::Store(kb, dk, ck + s * L);
+        hn::Store(rb, dk, cr + s * L);
       }
     }
-    for (size_t j = 0; j < n; ++j) finish(j, row[j]);
-    return;
+    if (k < c1) {
+      const T r = static_cast<T>(k - c0);
+      const T* r0 = base + cur.off;
+      at[r] = static_cast<std::uint32_t>(cur.pos - pos0);
+      cur.next();
+      pf.step(base);
+      const auto kv = hn::Set(dk, r);
+      for (size_t s = 0; s < sl.count; ++s) {
+        auto kb = hn::Load(dk, ck + s * L), rb = hn::Load(dk, cr + s * L);
+        lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, r0 + sl.lane(s))), kv);
+        hn::Store(kb, dk, ck + s * L);
+        hn::Store(rb, dk, cr + s * L);
+      }
+    }
+    // Join the chunk's bests into the running ones (the chunk's rows come later).
+    const auto topv = hn::Set(d32, top);
+    auto all_top = hn::Eq(topv, topv);
+    for (size_t i = 0; i < stored; i += L32) {
+      const auto kc = hn::PromoteTo(d32, hn::LoadU(dn, ck + i));
+      const auto pc = hn::GatherIndex(d32, at, hn::BitCast(di32, hn::PromoteTo(d32, hn::LoadU(dn, cr + i))));
+      if (c0 == first) {
+        hn::Store(kc, d32, wk + i);
+        hn::Store(pc, d32, wp + i);
+        all_top = hn::And(all_top, hn::Eq(kc, topv));
+        continue;
+      }
+      const auto kw = hn::Load(d32, wk + i);
+      const auto take = TiesLast ? hn::Not(hn::Lt(kc, kw)) : hn::Gt(kc, kw);
+      const auto kn = hn::IfThenElse(take, kc, kw);
+      hn::Store(kn, d32, wk + i);
+      hn::Store(hn::IfThenElse(take, pc, hn::Load(d32, wp + i)), d32, wp + i);
+      all_top = hn::And(all_top, hn::Eq(kn, topv));
+    }
+    if (!TiesLast && hn::AllTrue(d32, all_top)) break;  // every lane at the top key
   }
+  sl.to_lanes(wk);
+  sl.to_lanes(wp);
+  emit_lanes<D>(out, static_cast<std::int64_t>(n), o.keys, wk, wp, pos0,
+                [&](std::int64_t j, std::int64_t pos) { return base[w.offset_of_pos(pos) + j]; });
+}
 
-  with_keyer<D>(de, o.keys, [&](const auto& key) {
-    if (o.ties_last)
-      strided_rows<D, true>(base, n, count, row_stride, key, dw, de, finish);
-    else
-      strided_rows<D, false>(base, n, count, row_stride, key, dw, de, finish);
+/// Lanes reduce (kernel entry point); see dtype_kernels::lanes.
+template <dtype D>
+void lanes(const void* data, std::int64_t lanes, const row_walk& w, std::int64_t first, std::int64_t last,
+           order_params o, const lane_sink& out) {
+  using T = dtype_bits_t<D>;
+  const hn::ScalableTag<T> dk;
+  const T* base = static_cast<const T*>(data);
+  const size_t n = static_cast<size_t>(lanes);
+  if (n < hn::Lanes(dk)) {  // too narrow for one vector: one lane key at a time
+    const hn::CappedTag<T, 1> d1;
+    return with_keyer<D>(d1, o.keys, [&](const auto& key) {
+      T bk[HWY_MAX_BYTES];
+      std::int64_t bp[HWY_MAX_BYTES];
+      row_cursor cur(w, first);
+      for (size_t j = 0; j < n; ++j) bk[j] = hn::GetLane(key(hn::Set(d1, base[cur.off + std::int64_t(j)]))), bp[j] = cur.pos;
+      for (std::int64_t k = first + 1; k < last; ++k) {
+        cur.next();
+        for (size_t j = 0; j < n; ++j) {
+          const T kk = hn::GetLane(key(hn::Set(d1, base[cur.off + std::int64_t(j)])));
+          if (kk > bk[j] || (o.ties_last && kk == bk[j])) bk[j] = kk, bp[j] = cur.pos;
+        }
+      }
+      emit_lanes<D>(out, lanes, o.keys, bk, bp, 0,
+                    [&](std::int64_t j, std::int64_t pos) { return base[w.offset_of_pos(pos) + j]; });
+    });
+  }
+  with_keyer<D>(dk, o.keys, [&](const auto& key) {
+    if constexpr (sizeof(T) >= 4) {
+      if (o.ties_last)
+        lanes_wide<D, true>(dk, base, n, w, first, last, key, o, out);
+      else
+        lanes_wide<D, false>(dk, base, n, w, first, last, key, o, out);
+    } else {
+      if (o.ties_last)
+        lanes_narrow<D, true>(dk, base, n, w, first, last, key, o, out);
+      else
+        lanes_narrow<D, false>(dk, base, n, w, first, last, key, o, out);
+    }
   });
 }
 

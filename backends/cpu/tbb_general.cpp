@@ -1,0 +1,186 @@
+// The general traversals of the tbb backend, for the layouts the lanes engine does not
+// take (flat and rows have their own, in tbb.cpp):
+//  - runs: a contiguous reduced dim (forwards or backwards) whatever its place among the
+//    reduced dims; each run goes to the contig kernel and its winner's position is put
+//    back together from the run's place and the element's;
+//  - gathers: anything else (no dim with stride +-1: sliced with a step, repeated, ...);
+//    the elements of a slice are copied, in position order, into a small buffer on the
+//    stack, which the contig kernel scans.
+// Both stop at the top key where positions are visited in order.
+#include <algorithm>
+#include <cstring>
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_reduce.h>
+
+#include "tbb_job.hpp"
+
+namespace argx::detail::tbb_backend {
+namespace {
+
+using cpu::simd::row_cursor;
+using cpu::simd::row_walk;
+
+/// A slice's positions [first, last) as a function of the piece of work, reduced into a
+/// candidate; `run_outputs` spreads outputs, or the pieces of a few large slices, over the cores.
+template <class Range>
+void run_outputs(const job& j, std::int64_t pieces, const Range& range) {
+  const plan& p = j.p;
+  auto one = [&](std::int64_t o) {
+    const std::int64_t start = kept_offset(p, o);
+    const cand c = range(start, 0, pieces);
+    j.put(o, c, j.at(start + reduced_offset(p, c.pos)));
+  };
+  const std::int64_t slice_bytes = p.reduce_size * j.esize;
+  if (!j.parallel(p.outputs * slice_bytes)) {
+    for (std::int64_t o = 0; o < p.outputs; ++o) one(o);
+  } else if (p.outputs >= 4 * workers() || slice_bytes <= serial_bytes) {
+    const std::int64_t grain = std::max<std::int64_t>(1, grain_bytes / slice_bytes);
+    ::tbb::parallel_for(::tbb::blocked_range<std::int64_t>(0, p.outputs, grain),
+                        [&](const ::tbb::blocked_range<std::int64_t>& r) {
+                          for (std::int64_t o = r.begin(); o < r.end(); ++o) one(o);
+                        });
+  } else {
+    const std::int64_t grain = std::max<std::int64_t>(1, pieces * grain_bytes / slice_bytes);
+    for (std::int64_t o = 0; o < p.outputs; ++o) {
+      const std::int64_t start = kept_offset(p, o);
+      const cand c = ::tbb::parallel_reduce(
+          ::tbb::blocked_range<std::int64_t>(0, pieces, grain), j.seed_for(p.reduce_size),
+          [&](const ::tbb::blocked_range<std::int64_t>& r, cand acc) {
+            return j.better(acc, range(start, r.begin(), r.end()));
+          },
+          [&](cand a, cand b) { return j.better(a, b); });
+      j.put(o, c, j.at(start + reduced_offset(p, c.pos)));
+    }
+  }
+}
+
+// ---- runs ---------------------------------------------------------------------------------
+
+/// The reduced dim with stride +-1 the runs follow, and the walk over the other reduced
+/// dims (position order); false when no reduced dim is contiguous or its runs are short.
+bool runs_layout(const plan& p, int& u, row_walk& w) {
+  const int rank = p.reduced_extents.size();
+  u = -1;
+  for (int d = 0; d < rank; ++d)
+    if ((p.reduced_strides[d] == 1 || p.reduced_strides[d] == -1) && p.reduced_extents[d] >= 16) u = d;
+  if (u < 0) return false;
+  std::int64_t ps = 1;
+  std::int64_t pos_strides[max_rank];
+  for (int d = rank - 1; d >= 0; --d) pos_strides[d] = ps, ps *= p.reduced_extents[d];
+  for (int d = 0; d < rank; ++d) {
+    if (d == u) continue;
+    w.extents[w.rank] = p.reduced_extents[d];
+    w.strides[w.rank] = p.reduced_strides[d];
+    w.pos_strides[w.rank++] = pos_strides[d];
+  }
+  return true;
+}
+
+void run_runs(const job& j, int u, const row_walk& w) {
+  const plan& p = j.p;
+  const std::int64_t n = p.reduced_extents[u];
+  std::int64_t pos_u = 1;
+  for (int d = p.reduced_extents.size() - 1; d > u; --d) pos_u *= p.reduced_extents[d];
+  const bool backwards = p.reduced_strides[u] < 0;
+  // Runs in position order with consecutive positions: what is known carries over
+  // (the floor spares searches, and the top key ends the slice).
+  const bool in_order = pos_u == 1 && !backwards;
+  cpu::simd::order_params o = j.o;
+  if (backwards) o.ties_last = !o.ties_last;  // memory order is position order reversed
+  // Few long runs are cut into parts, so that the cores share them.
+  const std::int64_t rows = w.rows();
+  const std::int64_t parts =
+      j.parallel(p.outputs * p.reduce_size * j.esize) && p.outputs * rows < 4 * workers()
+          ? std::clamp<std::int64_t>(n * j.esize / grain_bytes, 1, 16 * workers())
+          : 1;
+  const std::int64_t part = (n + parts - 1) / parts;
+  run_outputs(j, rows * parts, [&](std::int64_t start, std::int64_t k0, std::int64_t k1) {
+    cand best = j.seed_for(p.reduce_size);
+    row_cursor cur(w, k0 / parts);
+    for (std::int64_t k = k0; k < k1; ++k) {
+      if (k != k0 && k % parts == 0) cur.next();
+      const std::int64_t i0 = (k % parts) * part, i1 = std::min(n, i0 + part);
+      if (i0 >= i1) continue;
+      if (in_order) {
+        if (j.stops(best)) break;
+        best = j.better(best, j.k.contig(j.at(start + cur.off + i0), i1 - i0, cur.pos + i0, o, best));
+        continue;
+      }
+      // Coordinates [i0, i1) of the run: forwards from i0, or backwards from i1 - 1.
+      const std::int64_t at = start + cur.off + (backwards ? -(i1 - 1) : i0);
+      const cand c = j.k.contig(j.at(at), i1 - i0, 0, o, cand{0, 0});
+      const std::int64_t i = backwards ? i1 - 1 - c.pos : i0 + c.pos;
+      best = j.better(best, cand{c.key, cur.pos + i * pos_u});
+    }
+    return best;
+  });
+}
+
+// ---- gathers ------------------------------------------------------------------------------
+
+/// Bytes of the buffer a slice's elements are gathered into.
+constexpr std::int64_t gather_bytes = 16384;
+
+/// Copies the elements of positions [first, first + n) of the slice at `src` (any
+/// strides, odometer over the reduced dims) to `dst`, in position order.
+template <class B>
+void gather(const plan& p, const B* src, std::int64_t first, std::int64_t n, B* dst) {
+  const int rank = p.reduced_extents.size();
+  std::int64_t idx[max_rank];
+  std::int64_t off = 0, rest = first;
+  for (int d = rank - 1; d >= 0; --d) {
+    idx[d] = rest % p.reduced_extents[d];
+    rest /= p.reduced_extents[d];
+    off += idx[d] * p.reduced_strides[d];
+  }
+  const std::int64_t inner_n = p.reduced_extents[rank - 1], inner_s = p.reduced_strides[rank - 1];
+  for (std::int64_t i = 0; i < n;) {
+    const std::int64_t run = std::min(inner_n - idx[rank - 1], n - i);
+    const B* s = src + off;
+    for (std::int64_t k = 0; k < run; ++k) dst[i + k] = s[k * inner_s];
+    i += run;
+    off += run * inner_s;
+    idx[rank - 1] += run;
+    for (int d = rank - 1; d > 0 && idx[d] == p.reduced_extents[d]; --d) {
+      off -= idx[d] * p.reduced_strides[d];
+      idx[d] = 0;
+      ++idx[d - 1];
+      off += p.reduced_strides[d - 1];
+    }
+  }
+}
+
+template <class B>
+void run_gathers(const job& j) {
+  const plan& p = j.p;
+  constexpr std::int64_t chunk = gather_bytes / std::int64_t(sizeof(B));
+  const std::int64_t chunks = (p.reduce_size + chunk - 1) / chunk;
+  run_outputs(j, chunks, [&](std::int64_t start, std::int64_t c0, std::int64_t c1) {
+    B buf[chunk];
+    cand best = j.seed_for(p.reduce_size);
+    for (std::int64_t c = c0; c < c1 && !j.stops(best); ++c) {
+      const std::int64_t first = c * chunk, n = std::min(chunk, p.reduce_size - first);
+      gather(p, reinterpret_cast<const B*>(j.at(start)), first, n, buf);
+      best = j.better(best, j.k.contig(buf, n, first, j.o, best));
+    }
+    return best;
+  });
+}
+
+}  // namespace
+
+void run_general(const job& j) {
+  int u;
+  row_walk w;
+  if (runs_layout(j.p, u, w)) return run_runs(j, u, w);
+  switch (j.esize) {
+    case 1: return run_gathers<std::uint8_t>(j);
+    case 2: return run_gathers<std::uint16_t>(j);
+    case 4: return run_gathers<std::uint32_t>(j);
+    default: return run_gathers<std::uint64_t>(j);
+  }
+}
+
+}  // namespace argx::detail::tbb_backend

@@ -1,0 +1,63 @@
+// The tbb backend's view of one reduction: the plan, its outputs, the kernels for its
+// dtype, and the sizes that decide how work is split over the cores. Shared by the
+// drivers of each traversal (tbb.cpp, tbb_lanes.cpp, tbb_general.cpp).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include <oneapi/tbb/task_arena.h>
+
+#include "../common/backend.hpp"
+#include "simd.hpp"
+
+namespace argx::detail::tbb_backend {
+
+using cpu::simd::cand;
+
+/// Work up to this many bytes runs on the calling thread.
+inline constexpr std::int64_t serial_bytes = std::int64_t(192) << 10;
+/// Smallest piece of work one task gets.
+inline constexpr std::int64_t grain_bytes = std::int64_t(64) << 10;
+
+inline int workers() { return ::tbb::this_task_arena::max_concurrency(); }
+
+/// One reduction being run: the plan, its outputs and the kernels for its dtype.
+struct job {
+  const plan& p;
+  const outputs& out;
+  const cpu::simd::dtype_kernels& k;
+  cpu::simd::order_params o;
+  std::int64_t esize;  // bytes per element
+  std::uint64_t top;   // the largest key an element can have (cpu::simd::top_key)
+
+  const char* at(std::int64_t offset) const { return static_cast<const char*>(p.data) + offset * esize; }
+  cpu::simd::sink sink_from(std::int64_t first) const {
+    return cpu::simd::sink{out.indices, out.values, first, p.index == index_type::int32};
+  }
+  /// Stores output o: the winner c, whose element is at `elem` (read only when values are
+  /// asked for; null otherwise).
+  void put(std::int64_t o, cand c, const char* elem) const {
+    const std::int64_t index = reported_index(c, p.keys, is_floating(p.type));
+    if (p.index == index_type::int64)
+      static_cast<std::int64_t*>(out.indices)[o] = index;
+    else
+      static_cast<std::int32_t*>(out.indices)[o] = static_cast<std::int32_t>(index);
+    if (out.values) std::memcpy(static_cast<char*>(out.values) + o * esize, elem, static_cast<std::size_t>(esize));
+  }
+  cand seed_for(std::int64_t count) const { return seed<std::uint64_t>(count, o.ties_last); }
+  cand better(cand a, cand b) const { return combine(a, b, o.ties_last); }
+  /// Nothing after `best` in position order can beat it (ties go first and it has the top key).
+  bool stops(cand best) const { return !o.ties_last && best.key == top; }
+  /// Whether work of `bytes` is worth more than the calling thread.
+  bool parallel(std::int64_t bytes) const { return bytes > serial_bytes && workers() > 1; }
+};
+
+// The traversals (each file one): lanes (strided and general layouts with a contiguous
+// dim of lanes), runs and gathers (the rest of general).
+/// Runs the plan with the lanes engine when its layout suits it; false otherwise.
+bool run_lanes(const job& j);
+/// General plans the lanes engine does not take.
+void run_general(const job& j);
+
+}  // namespace argx::detail::tbb_backend

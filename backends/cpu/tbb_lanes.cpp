@@ -1,0 +1,332 @@
+// The lanes engine of the tbb backend: layouts with a contiguous dim are reduced by the
+// lanes kernel, vectors along that dim, rows along the reduced dims.
+//
+// The layout: a block of dense dims starting at the contiguous one holds the lanes (lane
+// l is row-major over them, innermost fastest); the reduced dims outside the block are
+// the rows, walked in position order; the kept dims outside it are the items. Usually
+// the block is the contiguous kept dim alone (the strided class: each lane is a whole
+// output, which the kernel stores itself). When that dim is short, the block grows over
+// the dense dims around it until a row of lanes fills a few vectors; a reduced dim there
+// (or a chunk of it, whose leftover rows take a second pass) makes several lanes meet in
+// one output, combined at the end by position. A short contiguous reduced dim starts a
+// block too, when many rows remain (several reduced dims, Fortran-order reductions).
+#include <algorithm>
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_reduce.h>
+
+#include "tbb_job.hpp"
+
+namespace argx::detail::tbb_backend {
+namespace {
+
+using cpu::simd::lane_sink;
+using cpu::simd::row_walk;
+
+/// One dim as a layout sees it. weight: its position stride (reduced) or output stride (kept).
+struct axis {
+  std::int64_t extent = 1, stride = 0, weight = 0;
+  bool reduced = false;
+};
+
+void push(row_walk& w, const axis& a) {
+  w.extents[w.rank] = a.extent;
+  w.strides[w.rank] = a.stride;
+  w.pos_strides[w.rank++] = a.weight;
+}
+
+struct layout {
+  axis block[max_rank];  // innermost first
+  int block_rank = 0;
+  std::int64_t lanes = 1, inner_lanes = 1;  // all block lanes; those of the dims below the last
+  std::int64_t tile = 1;                    // lanes per call: a multiple of inner_lanes
+  std::int64_t base_offset = 0, base_out = 0;  // of lane 0 (a reversed first dim moves them)
+  row_walk walk;
+  axis item_dims[max_rank];  // innermost first
+  int item_rank = 0;
+  std::int64_t items = 1;
+  // The rows a split reduced dim's chunks miss: a second pass of inner_lanes lanes.
+  bool has_rest = false;
+  row_walk rest_walk;
+  std::int64_t rest_offset = 0, rest_pos = 0;
+
+  /// Each lane is one whole output: the kernel stores the winners itself.
+  bool whole() const { return block_rank == 1 && !block[0].reduced; }
+  std::int64_t per_tile() const { return tile / inner_lanes; }
+  std::int64_t tiles() const { return (block[block_rank - 1].extent + per_tile() - 1) / per_tile(); }
+  std::int64_t units() const { return items * tiles(); }
+};
+
+/// Most lanes whose bests the driver combines itself (its arrays live on the stack).
+constexpr std::int64_t partial_lanes = 1024;
+
+/// Lays out the plan for the lanes engine with tiles of at most `max_lanes` lanes; false
+/// when it has no contiguous dim that suits it.
+bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
+  l = layout{};
+  const plan& p = j.p;
+  axis all[2 * max_rank];  // kept dims innermost first, then reduced dims innermost first
+  int n = 0;
+  std::int64_t w = 1;
+  for (int d = p.kept_extents.size() - 1; d >= 0; --d, ++n) {
+    all[n] = axis{p.kept_extents[d], p.kept_strides[d], w, false};
+    w *= p.kept_extents[d];
+  }
+  const int kept = n;
+  w = 1;
+  for (int d = p.reduced_extents.size() - 1; d >= 0; --d, ++n) {
+    all[n] = axis{p.reduced_extents[d], p.reduced_strides[d], w, true};
+    w *= p.reduced_extents[d];
+  }
+  // The contiguous dim: a kept one first (its lanes are outputs), else a reduced one.
+  int u = -1;
+  for (int i = 0; i < n && u < 0; ++i)
+    if (all[i].extent > 1 && (all[i].stride == 1 || (all[i].stride == -1 && !all[i].reduced))) u = i;
+  if (u < 0) return false;
+  if (all[u].reduced && all[u].extent > partial_lanes) return false;  // long runs: the runs engine
+  bool used[2 * max_rank] = {};
+  used[u] = true;
+  axis a = all[u];
+  if (a.stride < 0) {  // a reversed kept dim: lane c is coordinate extent-1-c
+    l.base_offset = -(a.extent - 1);
+    l.base_out = (a.extent - 1) * a.weight;
+    a.stride = 1;
+    a.weight = -a.weight;
+  }
+  l.block[l.block_rank++] = a;
+  l.lanes = a.extent;
+  // A row of lanes should fill a few vectors: grow over the dense dims next to the block.
+  const std::int64_t target = std::max<std::int64_t>(16, 256 / j.esize);
+  int split = -1;  // the reduced dim whose chunk closes the block
+  while (l.lanes < target) {
+    int v = -1;
+    for (int i = 0; i < n && v < 0; ++i)
+      if (!used[i] && all[i].extent > 1 && all[i].stride == l.lanes) v = i;
+    if (v < 0) break;
+    const axis b = all[v];
+    used[v] = true;
+    if (!b.reduced || l.lanes * b.extent <= 2 * target) {
+      l.block[l.block_rank++] = b;
+      l.lanes *= b.extent;
+      if (!b.reduced) break;  // a kept dim may be tiled, so it has to be the block's last
+      continue;
+    }
+    // A long reduced dim: chunks of g of its rows are lanes, the chunk number a row.
+    const std::int64_t g = target / l.lanes;
+    if (g < 2) {
+      used[v] = false;
+      break;
+    }
+    split = v;
+    l.block[l.block_rank++] = axis{g, b.stride, b.weight, true};
+    l.lanes *= g;
+    break;
+  }
+  l.inner_lanes = l.lanes / l.block[l.block_rank - 1].extent;
+  // The walk: the reduced dims outside the block, outermost first (position order).
+  for (int i = n - 1; i >= kept; --i) {
+    if (i == split) {
+      const axis& b = all[i];
+      const std::int64_t g = l.block[l.block_rank - 1].extent, q = b.extent / g, r = b.extent % g;
+      push(l.walk, axis{q, b.stride * g, b.weight * g, true});
+      if (r != 0) {
+        l.has_rest = true;
+        l.rest_offset = q * g * b.stride;
+        l.rest_pos = q * g * b.weight;
+        push(l.rest_walk, axis{r, b.stride, b.weight, true});
+      }
+      continue;
+    }
+    if (used[i] || all[i].extent == 1) continue;
+    push(l.walk, all[i]);
+    push(l.rest_walk, all[i]);
+  }
+  // A block with reduced dims pays a combine per lane: it needs rows to spread that over.
+  bool block_reduced = false;
+  for (int b = 0; b < l.block_rank; ++b) block_reduced |= l.block[b].reduced;
+  if (block_reduced && l.walk.rows() < 2) return false;
+  for (int i = 0; i < kept; ++i)
+    if (!used[i] && all[i].extent > 1) l.item_dims[l.item_rank++] = all[i], l.items *= all[i].extent;
+  // Tiles: the whole block, or runs of its last dim (a kept one) with all the dims below.
+  if (!l.whole()) max_lanes = std::min(max_lanes, partial_lanes);
+  if (l.lanes <= max_lanes) {
+    l.tile = l.lanes;
+  } else {
+    if (l.block[l.block_rank - 1].reduced || l.inner_lanes > max_lanes) return false;
+    l.tile = (max_lanes / l.inner_lanes) * l.inner_lanes;
+  }
+  // Positions of one kernel call must span less than 2^31.
+  return p.reduce_size < (std::int64_t(1) << 31);
+}
+
+/// Where unit `unit` (an item and a tile of it) starts: memory offset, first output, and
+/// the range [c0, c1) of the block's last dim it covers.
+struct unit_place {
+  std::int64_t offset, out, c0, c1;
+};
+
+unit_place place(const layout& l, std::int64_t unit) {
+  const std::int64_t t = unit % l.tiles();
+  std::int64_t item = unit / l.tiles();
+  unit_place u{l.base_offset, l.base_out, t * l.per_tile(), 0};
+  for (int d = 0; d < l.item_rank; ++d) {
+    const std::int64_t c = item % l.item_dims[d].extent;
+    item /= l.item_dims[d].extent;
+    u.offset += c * l.item_dims[d].stride;
+    u.out += c * l.item_dims[d].weight;
+  }
+  const axis& last = l.block[l.block_rank - 1];
+  u.c1 = std::min(last.extent, u.c0 + l.per_tile());
+  u.offset += u.c0 * last.stride;
+  if (!last.reduced) u.out += u.c0 * last.weight;
+  return u;
+}
+
+/// Per-lane bests of one unit over a range of rows, for parallel_reduce.
+struct lane_results {
+  const job* j;
+  const layout* l;
+  std::int64_t offset, lanes;
+  bool has = false;
+  std::uint64_t key[partial_lanes];
+  std::int64_t pos[partial_lanes];
+
+  lane_results(const job& jb, const layout& lo, std::int64_t off, std::int64_t n) : j(&jb), l(&lo), offset(off), lanes(n) {}
+  lane_results(lane_results& o, ::tbb::split) : j(o.j), l(o.l), offset(o.offset), lanes(o.lanes) {}
+
+  void operator()(const ::tbb::blocked_range<std::int64_t>& r) {
+    if (!has) {
+      j->k.lanes(j->at(offset), lanes, l->walk, r.begin(), r.end(), j->o, lane_sink{nullptr, 1, key, pos});
+      has = true;
+      return;
+    }
+    std::uint64_t k2[partial_lanes];
+    std::int64_t p2[partial_lanes];
+    j->k.lanes(j->at(offset), lanes, l->walk, r.begin(), r.end(), j->o, lane_sink{nullptr, 1, k2, p2});
+    merge(k2, p2);
+  }
+  void merge(const std::uint64_t* k2, const std::int64_t* p2) {
+    for (std::int64_t i = 0; i < lanes; ++i) {
+      const cand c = j->better(cand{key[i], pos[i]}, cand{k2[i], p2[i]});
+      key[i] = c.key, pos[i] = c.pos;
+    }
+  }
+  void join(const lane_results& o) {
+    if (!o.has) return;
+    if (!has) {
+      std::copy(o.key, o.key + lanes, key), std::copy(o.pos, o.pos + lanes, pos), has = true;
+      return;
+    }
+    merge(o.key, o.pos);
+  }
+};
+
+/// Combines the lanes of a unit (bests in key/pos, positions relative to `pos_base`) into
+/// its outputs: acc[slot], slot being row-major over the unit's kept block coordinates;
+/// out_of[slot] is that output's number. `rest`: the lanes of a second pass, which has
+/// the block's dims but the last (a split reduced dim).
+void combine_lanes(const job& j, const layout& l, const unit_place& u, const std::uint64_t* key, const std::int64_t* pos,
+                   std::int64_t pos_base, bool rest, cand* acc, std::int64_t* out_of) {
+  const int rank = rest ? l.block_rank - 1 : l.block_rank;
+  std::int64_t count[max_rank], slot_w[max_rank], c[max_rank] = {};
+  for (int b = 0, s = 1; b < rank; ++b) {
+    count[b] = b == l.block_rank - 1 ? u.c1 - u.c0 : l.block[b].extent;
+    slot_w[b] = l.block[b].reduced ? 0 : s;
+    if (!l.block[b].reduced) s *= count[b];
+  }
+  std::int64_t lanes = 1;
+  for (int b = 0; b < rank; ++b) lanes *= count[b];
+  std::int64_t slot = 0, out = u.out, lane_pos = pos_base;
+  auto move = [&](int b, std::int64_t k) {  // coordinate b moves by k
+    if (l.block[b].reduced) {
+      lane_pos += k * l.block[b].weight;
+    } else {
+      slot += k * slot_w[b];
+      out += k * l.block[b].weight;
+    }
+  };
+  for (std::int64_t i = 0; i < lanes; ++i) {
+    acc[slot] = j.better(acc[slot], cand{key[i], pos[i] + lane_pos});
+    out_of[slot] = out;
+    for (int b = 0; b < rank; ++b) {  // the next lane
+      move(b, 1);
+      if (++c[b] < count[b]) break;
+      move(b, -c[b]);
+      c[b] = 0;
+    }
+  }
+}
+
+/// Runs one unit; `split_rows` spreads its rows over the cores.
+void run_unit(const job& j, const layout& l, std::int64_t unit, bool split_rows) {
+  const unit_place u = place(l, unit);
+  const std::int64_t lanes = (u.c1 - u.c0) * l.inner_lanes, rows = l.walk.rows();
+  if (l.whole() && !split_rows) {
+    const cpu::simd::sink s = j.sink_from(u.out);
+    j.k.lanes(j.at(u.offset), lanes, l.walk, 0, rows, j.o, lane_sink{&s, l.block[0].weight, nullptr, nullptr});
+    return;
+  }
+  lane_results r(j, l, u.offset, lanes);
+  if (split_rows) {
+    // Each piece ends in a combine per lane: it should read a few KiB per lane before.
+    const std::int64_t grain = std::max(grain_bytes / (lanes * j.esize), 4096 / j.esize);
+    ::tbb::parallel_reduce(::tbb::blocked_range<std::int64_t>(0, rows, grain), r);
+  } else {
+    r(::tbb::blocked_range<std::int64_t>(0, rows));
+  }
+  // Outputs of the unit, one slot each.
+  std::int64_t slots = 1;
+  for (int b = 0; b < l.block_rank; ++b)
+    if (!l.block[b].reduced) slots *= b == l.block_rank - 1 ? u.c1 - u.c0 : l.block[b].extent;
+  cand acc[partial_lanes];
+  std::int64_t out_of[partial_lanes];
+  std::fill(acc, acc + slots, j.seed_for(j.p.reduce_size));
+  combine_lanes(j, l, u, r.key, r.pos, 0, false, acc, out_of);
+  if (l.has_rest) {
+    std::uint64_t key[partial_lanes];
+    std::int64_t pos[partial_lanes];
+    j.k.lanes(j.at(u.offset + l.rest_offset), l.inner_lanes, l.rest_walk, 0, l.rest_walk.rows(), j.o,
+              lane_sink{nullptr, 1, key, pos});
+    combine_lanes(j, l, u, key, pos, l.rest_pos, true, acc, out_of);
+  }
+  for (std::int64_t s = 0; s < slots; ++s) {
+    const std::int64_t o = out_of[s];
+    j.put(o, acc[s], j.out.values ? j.at(kept_offset(j.p, o) + reduced_offset(j.p, acc[s].pos)) : nullptr);
+  }
+}
+
+}  // namespace
+
+bool run_lanes(const job& j) {
+  layout l;
+  if (!make_layout(j, cpu::simd::lanes_max(j.esize), l)) return false;
+  const std::int64_t rows = l.walk.rows();
+  if (!j.parallel(j.p.outputs * j.p.reduce_size * j.esize)) {
+    for (std::int64_t i = 0; i < l.units(); ++i) run_unit(j, l, i, false);
+    return true;
+  }
+  if (l.units() < 4 * workers() && !l.block[l.block_rank - 1].reduced) {
+    // Narrower tiles, for units enough to keep the cores busy, down to rows of 512 bytes.
+    const std::int64_t want = (4 * workers() + l.items - 1) / l.items;
+    const std::int64_t per = (l.block[l.block_rank - 1].extent + want - 1) / want;
+    const std::int64_t vec = std::max<std::int64_t>(1, 64 / (j.esize * l.inner_lanes));
+    const std::int64_t tile = ((per + vec - 1) / vec) * vec * l.inner_lanes;
+    if (tile * j.esize >= 512 && tile < l.tile && !make_layout(j, tile, l)) return false;
+  }
+  const std::int64_t unit_bytes = l.tile * rows * j.esize;
+  if (l.units() >= 4 * workers() || unit_bytes <= serial_bytes) {
+    const std::int64_t grain = std::max<std::int64_t>(1, grain_bytes / std::max<std::int64_t>(1, unit_bytes));
+    ::tbb::parallel_for(::tbb::blocked_range<std::int64_t>(0, l.units(), grain),
+                        [&](const ::tbb::blocked_range<std::int64_t>& r) {
+                          for (std::int64_t i = r.begin(); i < r.end(); ++i) run_unit(j, l, i, false);
+                        });
+    return true;
+  }
+  // Few units with many rows each: split the rows, in tiles the driver can combine.
+  if (!make_layout(j, partial_lanes, l)) return false;
+  for (std::int64_t i = 0; i < l.units(); ++i) run_unit(j, l, i, true);
+  return true;
+}
+
+}  // namespace argx::detail::tbb_backend
