@@ -15,6 +15,8 @@
 #include <argx/dtype.hpp>
 #include <argx/order.hpp>
 
+#include "paths.hpp"
+
 namespace argx::detail::cpu::simd {
 
 /// A candidate with its key widened to 64 bits (zero extension keeps the order), so one
@@ -125,6 +127,7 @@ struct dtype_kernels {
 struct kernel_table {
   const char* target;  ///< instruction set in use, e.g. "AVX2", or "plain"
   dtype_kernels by_dtype[dtype_count];
+  std::uint64_t paths[dtype_count];  ///< the kernel paths (paths.hpp) each dtype's kernels have
 };
 
 /// The kernels for this CPU (resolved on first use; thread-safe).

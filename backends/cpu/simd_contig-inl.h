@@ -79,7 +79,10 @@ class contig_scan {
       size_t len = std::min(block, n - b);
       if (n - b - len < L) len = n - b;  // never leave a tail shorter than a vector
       scan_block(best, p + b, len, b);
-      if (!o_.ties_last && best.key == top_) break;  // nothing can beat it any more
+      if (!o_.ties_last && best.key == top_) {  // nothing can beat it any more
+        mark(D, path::contig_stop);
+        break;
+      }
       b += len;
       block = std::min(2 * block, block_bytes / sizeof(T));
     }
@@ -94,6 +97,7 @@ class contig_scan {
 
   void scan_block(candidate<K>& best, const T* HWY_RESTRICT p, size_t n, size_t base) {
     const DU du;
+    mark(D, path::contig_summary);
     T rep;  // bits of an element equal (under the order) to the block's best
     if constexpr (tr::is_float) {
       const mag_view<DU> mag(du);
@@ -114,6 +118,7 @@ class contig_scan {
       }
       if (one_sign_) {
         // The last block had one sign only: signed min and max serve such a block alone.
+        mark(D, path::contig_one_sign);
         const summary<T> s = summarize<smin | smax>(du, p, n, raw_view{});
         const bool still = o_.keys.argmin ? static_cast<S>(s.smin) >= 0 : static_cast<S>(s.smax) < 0;
         if (still) {
@@ -176,6 +181,7 @@ class contig_scan {
   /// A block with NaN: exact lane-wise keys, their maximum, and its first (last) lane.
   void scan_block_keyed(candidate<K>& best, const T* HWY_RESTRICT p, size_t n, size_t base) {
     const DU du;
+    mark(D, path::contig_keyed);
     with_keyer<D>(du, o_.keys, [&](const auto& key) {
       const T kmax = summarize<umax>(du, p, n, key).umax;
       const auto match = [&](auto v) { return hn::Eq(key(v), hn::Set(du, kmax)); };

@@ -136,11 +136,11 @@ struct summary {
 /// order (signed lanes are biased into it and back).
 template <bool Max, class D>
 HWY_INLINE hn::TFromD<D> extreme_lane(D d, hn::Vec<D> v) {
-  using T = hn::TFromD<D>;
 #if HWY_TARGET == HWY_SCALAR
   (void)d;
   return hn::GetLane(v);
 #else
+  using T = hn::TFromD<D>;
   if constexpr (sizeof(T) == 1) {
     const hn::Repartition<std::uint16_t, D> d16;
     const hn::RebindToUnsigned<D> du;

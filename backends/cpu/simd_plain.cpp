@@ -17,7 +17,10 @@ candidate<dtype_key_t<D>> scan(const dtype_bits_t<D>* p, std::int64_t n, order_p
     const dtype_key_t<D> k = order_key<D>(p[i], o.keys);
     if (k > best.key || (o.ties_last && k == best.key)) {
       best = {k, i};
-      if (!o.ties_last && k == top) break;
+      if (!o.ties_last && k == top) {
+        mark(D, path::contig_stop);
+        break;
+      }
     }
   }
   return best;
@@ -25,6 +28,7 @@ candidate<dtype_key_t<D>> scan(const dtype_bits_t<D>* p, std::int64_t n, order_p
 
 template <dtype D>
 cand contig(const void* data, std::int64_t n, std::int64_t pos0, order_params o, cand floor) {
+  mark(D, path::contig_summary);
   return contig_from<D>(data, pos0, o, floor,
                         [&](const dtype_bits_t<D>* p, auto start) { return scan<D>(p, n, o, top_key<D>(o.keys), start); });
 }
@@ -33,6 +37,7 @@ template <dtype D>
 void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::int64_t n, order_params o,
           const sink& out) {
   const dtype_key_t<D> top = top_key<D>(o.keys);
+  mark(D, path::rows_scan);
   const dtype_bits_t<D>* row = static_cast<const dtype_bits_t<D>*>(data);
   for (std::int64_t r = 0; r < count; ++r, row += row_stride) {
     const auto c = scan<D>(row, n, o, top, candidate<dtype_key_t<D>>{order_key<D>(row[0], o.keys), 0});
@@ -44,6 +49,7 @@ template <dtype D>
 void lanes(const void* data, std::int64_t lanes, const row_walk& w, std::int64_t first, std::int64_t last,
            order_params o, const lane_sink& out) {
   // Row by row (contiguous reads), one running best per lane.
+  mark(D, path::lanes_scalar);
   const dtype_bits_t<D>* base = static_cast<const dtype_bits_t<D>*>(data);
   dtype_key_t<D> key[lanes_max_any];
   std::int64_t pos[lanes_max_any];
@@ -61,11 +67,13 @@ void lanes(const void* data, std::int64_t lanes, const row_walk& w, std::int64_t
 }
 
 kernel_table make_table() {
-  kernel_table t{"plain", {}};
+  kernel_table t{"plain", {}, {}};
   for (int i = 0; i < dtype_count; ++i)
     visit_dtype(static_cast<dtype>(i), [&](auto d) {
       constexpr dtype D = decltype(d)::value;
       t.by_dtype[i] = dtype_kernels{&contig<D>, &rows<D>, &lanes<D>};
+      t.paths[i] = path_bit(path::contig_summary) | path_bit(path::contig_stop) | path_bit(path::rows_scan) |
+                   path_bit(path::lanes_scalar);
     });
   return t;
 }

@@ -42,6 +42,9 @@ HWY_BEFORE_NAMESPACE();
 namespace argx::detail::cpu::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+/// Whether this instruction set has the across-rows kernel.
+inline constexpr bool has_ladder = ARGX_CPU_LADDER;
+
 /// Longest row the across-rows kernel takes, in bytes (longer rows amortize a per-row
 /// scan: its summary's horizontal reduction and branches).
 inline constexpr size_t short_row_bytes = 1024;
@@ -175,6 +178,7 @@ class rows_across {
     const DU du;
     const DI di;
     const size_t L = hn::Lanes(du);
+    mark(D, n_ < L ? path::rows_across_short : path::rows_across);
     hn::Vec<DU> rep;                          // lane i: bits of row i's winning value
     auto special = hn::FirstN(du, 0);         // lanes (rows) left to contig_scan
     if constexpr (tr::is_float) {
@@ -268,6 +272,7 @@ class rows_across {
       const T* row = rows + static_cast<std::int64_t>(i) * stride;
       const std::int64_t o = first_out + static_cast<std::int64_t>(i);
       if ((specials >> i) & 1) {
+        mark(D, path::rows_special);
         const auto c = scan.run(row, n_);
         store<D>(out, o, cand{c.key, c.pos}, row[c.pos], o_.keys);
       } else {  // no NaN in the row, so its key is not the all-NaN key: index = position
@@ -368,6 +373,7 @@ void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::in
   contig_scan<D> scan(o);
   const T* base = static_cast<const T*>(data);
   if (n == 1) {  // every row's winner is its element (index -1 only for an ignored NaN)
+    mark(D, path::rows_single);
     for (std::int64_t r = 0; r < count; ++r) {
       const T v = base[r * row_stride];
       store<D>(out, out.first + r, cand{order_key<D>(v, o.keys), 0}, v, o.keys);
@@ -397,6 +403,7 @@ void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::in
   const std::int64_t prefetch_bytes = row_bytes <= 16384 ? row_bytes : 0;
   const auto top = top_key<D>(o.keys);
   std::int64_t ahead = prefetch_bytes;
+  mark(D, path::rows_scan);
   const T* row = base;
   for (std::int64_t r = 0; r < count; ++r, row += row_stride) {
     if (r + 1 < count)

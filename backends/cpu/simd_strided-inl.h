@@ -127,7 +127,10 @@ HWY_INLINE void lanes_wide(DK dk, const dtype_bits_t<D>* base, size_t n, const r
     if (!TiesLast && (k - first) % 64 < 2) {  // every lane at the top key: nothing can change
       auto all = hn::Eq(hn::Load(dk, bk), topv);
       for (size_t s = 1; s < sl.count; ++s) all = hn::And(all, hn::Eq(hn::Load(dk, bk + s * L), topv));
-      if (hn::AllTrue(dk, all)) break;
+      if (hn::AllTrue(dk, all)) {
+        mark(D, path::lanes_stop);
+        break;
+      }
     }
   }
   if (k < last) {  // the last row when the count after the first is odd
@@ -231,7 +234,10 @@ HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const
       hn::Store(hn::IfThenElse(take, pc, hn::Load(d32, wp + i)), d32, wp + i);
       all_top = hn::And(all_top, hn::Eq(kn, topv));
     }
-    if (!TiesLast && hn::AllTrue(d32, all_top)) break;  // every lane at the top key
+    if (!TiesLast && hn::AllTrue(d32, all_top)) {  // every lane at the top key
+      mark(D, path::lanes_stop);
+      break;
+    }
   }
   sl.to_lanes(wk);
   sl.to_lanes(wp);
@@ -248,6 +254,7 @@ void lanes(const void* data, std::int64_t lanes, const row_walk& w, std::int64_t
   const T* base = static_cast<const T*>(data);
   const size_t n = static_cast<size_t>(lanes);
   if (n < hn::Lanes(dk)) {  // too narrow for one vector: one lane key at a time
+    mark(D, path::lanes_scalar);
     const hn::CappedTag<T, 1> d1;
     return with_keyer<D>(d1, o.keys, [&](const auto& key) {
       T bk[HWY_MAX_BYTES];
@@ -265,6 +272,7 @@ void lanes(const void* data, std::int64_t lanes, const row_walk& w, std::int64_t
                     [&](std::int64_t j, std::int64_t pos) { return base[w.offset_of_pos(pos) + j]; });
     });
   }
+  mark(D, sizeof(T) >= 4 ? path::lanes_wide : path::lanes_narrow);
   with_keyer<D>(dk, o.keys, [&](const auto& key) {
     if constexpr (sizeof(T) >= 4) {
       if (o.ties_last)

@@ -28,6 +28,7 @@ namespace {
 cand contiguous(const job& j, std::int64_t start, std::int64_t first, std::int64_t last) {
   const std::int64_t n = last - first;
   if (!j.parallel(n * j.esize)) return j.k.contig(j.at(start + first), n, first, j.o, j.seed_for(j.p.reduce_size));
+  mark(j.p.type, path::flat_split);
   constexpr std::int64_t stop_check_bytes = std::int64_t(256) << 10;
   const std::int64_t grain = std::max<std::int64_t>(1, grain_bytes / j.esize), step = stop_check_bytes / j.esize;
   std::atomic<std::int64_t> top_at{last};  // lowest position where a task found the top key
@@ -82,6 +83,7 @@ void run_rows(const job& j) {
     return;
   }
   // A few long rows: split each row instead.
+  mark(p.type, path::rows_split);
   for (std::int64_t o = 0; o < p.outputs; ++o) {
     const std::int64_t start = kept_offset(p, o);
     const cand c = contiguous(j, start, 0, p.reduce_size);

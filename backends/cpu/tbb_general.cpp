@@ -89,6 +89,7 @@ void run_runs(const job& j, int u, const row_walk& w) {
   const bool in_order = pos_u == 1 && !backwards;
   cpu::simd::order_params o = j.o;
   if (backwards) o.ties_last = !o.ties_last;  // memory order is position order reversed
+  mark(p.type, backwards ? path::runs_backwards : path::runs);
   // Few long runs are cut into parts, so that the cores share them.
   const std::int64_t rows = w.rows();
   const std::int64_t parts =
@@ -157,6 +158,7 @@ void run_gathers(const job& j) {
   const plan& p = j.p;
   constexpr std::int64_t chunk = gather_bytes / std::int64_t(sizeof(B));
   const std::int64_t chunks = (p.reduce_size + chunk - 1) / chunk;
+  mark(p.type, path::gathers);
   run_outputs(j, chunks, [&](std::int64_t start, std::int64_t c0, std::int64_t c1) {
     B buf[chunk];
     cand best = j.seed_for(p.reduce_size);

@@ -13,6 +13,8 @@
 
 namespace argx::detail::tbb_backend {
 
+using cpu::mark;
+using cpu::path;
 using cpu::simd::cand;
 
 /// Work up to this many bytes runs on the calling thread.

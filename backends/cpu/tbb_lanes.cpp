@@ -263,11 +263,13 @@ void run_unit(const job& j, const layout& l, std::int64_t unit, bool split_rows)
   const unit_place u = place(l, unit);
   const std::int64_t lanes = (u.c1 - u.c0) * l.inner_lanes, rows = l.walk.rows();
   if (l.whole() && !split_rows) {
+    mark(j.p.type, path::lanes_whole);
     const cpu::simd::sink s = j.sink_from(u.out);
     j.k.lanes(j.at(u.offset), lanes, l.walk, 0, rows, j.o, lane_sink{&s, l.block[0].weight, nullptr, nullptr});
     return;
   }
   lane_results r(j, l, u.offset, lanes);
+  mark(j.p.type, split_rows ? path::lanes_split_rows : path::lanes_combined);
   if (split_rows) {
     // Each piece ends in a combine per lane: it should read a few KiB per lane before.
     const std::int64_t grain = std::max(grain_bytes / (lanes * j.esize), 4096 / j.esize);
@@ -284,6 +286,7 @@ void run_unit(const job& j, const layout& l, std::int64_t unit, bool split_rows)
   std::fill(acc, acc + slots, j.seed_for(j.p.reduce_size));
   combine_lanes(j, l, u, r.key, r.pos, 0, false, acc, out_of);
   if (l.has_rest) {
+    mark(j.p.type, path::lanes_rest);
     std::uint64_t key[partial_lanes];
     std::int64_t pos[partial_lanes];
     j.k.lanes(j.at(u.offset + l.rest_offset), l.inner_lanes, l.rest_walk, 0, l.rest_walk.rows(), j.o,

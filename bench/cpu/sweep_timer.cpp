@@ -8,6 +8,10 @@
 #include <optional>
 #include <vector>
 
+#include <memory>
+
+#include <oneapi/tbb/global_control.h>
+
 #include <argx/argx.hpp>
 
 #include "read_ceiling.hpp"
@@ -80,6 +84,13 @@ double argx_sweep_read(const void* p, std::uint64_t bytes, int threads, std::int
   const double t = seconds_since(t0);
   argx_bench::keep(sink);
   return t;
+}
+
+/// Limits the threads argx (oneTBB) may use to `threads` (0: no limit).
+void argx_sweep_set_threads(int threads) {
+  static std::unique_ptr<tbb::global_control> limit;
+  limit.reset();
+  if (threads > 0) limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
 }
 
 /// Instruction sets of argx's kernels and of the read ceiling.

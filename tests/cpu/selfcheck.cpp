@@ -6,8 +6,14 @@
 // all-negative and all-non-negative floats, winners and NaN on block, vector and task
 // boundaries, and every shape class (flat, rows, strided, general) with transposed,
 // sliced, reversed and broadcast views. Every 16-bit pattern of f16/bf16 is also reduced.
+// For every dtype, shapes and data made to lead to each path of the tbb backend's kernels
+// and traversals (backends/cpu/paths.hpp) are reduced too; with oneTBB, the check then
+// asserts that every path this build and CPU have ran for every dtype. It runs the tbb
+// backend in an arena of two threads, so that the paths that split work over the cores
+// run on a machine of one core too.
 //
-//   argx_cpu_selfcheck [trials [seed]]      exit status 0 = all agree, 1 = a mismatch
+//   argx_cpu_selfcheck [trials [seed]]      exit status 0 = all agree (and every path ran),
+//                                           1 = a mismatch or a path that did not run
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -19,6 +25,12 @@
 #include <vector>
 
 #include <argx/argx.hpp>
+
+#if ARGX_SELFCHECK_PATHS
+#include <oneapi/tbb/task_arena.h>
+
+#include "../../backends/cpu/paths.hpp"
+#endif
 
 namespace {
 
@@ -65,14 +77,14 @@ void put(bytes& buf, std::size_t i, std::uint64_t bits, std::size_t w) { std::me
 
 /// Fills n elements of dtype t with one of several patterns. Float data is mostly free
 /// of NaN (random bits would put a NaN in nearly every block) with NaN put on purpose.
-void fill(bytes& buf, std::size_t n, argx::dtype t) {
+void fill(bytes& buf, std::size_t n, argx::dtype t, int forced_pattern = -1) {
   const std::size_t w = argx::size_of(t);
   buf.assign(n * w, 0);
   const auto sp = specials(t);
   const std::uint64_t exp = exponent_mask(t);
   const std::uint64_t sign = 1ull << (w * 8 - 1), mask = w == 8 ? ~0ull : (1ull << (w * 8)) - 1;
-  const bool no_nan = chance(0.8);
-  const int pattern = static_cast<int>(draw(8));
+  const bool no_nan = forced_pattern >= 0 || chance(0.8);
+  const int pattern = forced_pattern >= 0 ? forced_pattern : static_cast<int>(draw(8));
   const std::uint64_t side = chance(0.5) ? sign : 0;  // pattern 6: the sign of the non-zeros
   std::vector<std::uint64_t> palette;
   for (int k = 0, m = 1 + static_cast<int>(draw(5)); k < m; ++k)
@@ -94,7 +106,7 @@ void fill(bytes& buf, std::size_t n, argx::dtype t) {
     put(buf, i, b, w);
   }
   // Specials (NaN, zeros, extremes) on block boundaries (16 KiB), task boundaries, anywhere.
-  if (chance(0.5)) {
+  if (forced_pattern < 0 && chance(0.5)) {
     const std::size_t block = 16384 / w;
     for (int k = 0, m = 1 + static_cast<int>(draw(4)); k < m && n > 0; ++k) {
       std::size_t at = draw(n);
@@ -268,19 +280,153 @@ void every_pattern(argx::dtype type) {
   }
 }
 
+// ---- path trials -------------------------------------------------------------------------
+
+/// The bits of an element nothing beats under t's op and spec (ties going first): seq's
+/// winner among the specials, which hold every dtype's extremes.
+std::uint64_t top_bits(const trial& t) {
+  const auto sp = specials(t.type);
+  const std::size_t w = argx::size_of(t.type);
+  bytes buf(sp.size() * w);
+  for (std::size_t i = 0; i < sp.size(); ++i) put(buf, i, sp[i], w);
+  argx::spec s = t.s;
+  s.dims = {};
+  s.keepdim = false;
+  const auto r = argx::reduce(argx::seq, t.o, argx::make_view(buf.data(), t.type, {std::int64_t(sp.size())}, {1}), s);
+  return sp[static_cast<std::size_t>(r.indices[0] < 0 ? 0 : r.indices[0])];
+}
+
+/// What a path trial's data holds.
+enum class data { any, nan, one_sign, top_somewhere, all_top };
+/// The view a path trial takes of its C-order buffer.
+enum class view { plain, fortran, flipped, every_second, inner_half };
+
+/// A shape, view and data that lead the tbb backend to some of its paths.
+struct recipe {
+  const char* leads_to;
+  argx::shape storage;
+  view v;
+  std::vector<int> dims;  // empty: all
+  data d;
+};
+
+/// Recipes for dtype t (sizes in elements of t, from bytes where the size matters).
+std::vector<recipe> recipes(argx::dtype t) {
+  const std::int64_t e = static_cast<std::int64_t>(argx::size_of(t));
+  auto elems = [&](std::int64_t bytes) { return bytes / e; };
+  return {
+      {"flat_split contig_summary", {elems(300 << 10) + 3}, view::plain, {}, data::any},
+      {"contig_keyed", {elems(300 << 10) + 5}, view::plain, {}, data::nan},
+      {"contig_one_sign", {elems(300 << 10) + 7}, view::plain, {}, data::one_sign},
+      {"contig_stop", {elems(64 << 10) + 1}, view::plain, {}, data::top_somewhere},
+      {"rows_single", {6000, 1}, view::plain, {1}, data::any},
+      {"rows_across_short", {6001, 2}, view::plain, {1}, data::any},
+      {"rows_across", {3001, 40}, view::plain, {1}, data::any},
+      {"rows_special", {3001, 40}, view::plain, {1}, data::nan},
+      {"rows_scan", {301, elems(2048) + 5}, view::plain, {1}, data::any},
+      {"rows_split", {2, elems(200 << 10) + 3}, view::plain, {1}, data::any},
+      {"lanes_whole lanes_wide lanes_narrow", {300, 2000}, view::plain, {0}, data::any},
+      {"lanes_stop", {300, 2000}, view::plain, {0}, data::all_top},
+      {"lanes_scalar", {400, 6}, view::inner_half, {0}, data::any},
+      {"lanes_combined lanes_rest", {2001, 3}, view::plain, {0}, data::any},
+      {"lanes_split_rows", {4000, 100}, view::plain, {0}, data::any},
+      {"runs", {2000, 50}, view::fortran, {}, data::any},
+      {"runs_backwards", {100001}, view::flipped, {}, data::any},
+      {"gathers", {100001}, view::every_second, {}, data::any},
+  };
+}
+
+/// Reduces recipe r of dtype t under `specs` random specs.
+void path_trial(argx::dtype t, const recipe& r, int specs) {
+  std::int64_t count = 1;
+  for (auto x : r.storage) count *= x;
+  const std::int64_t w = static_cast<std::int64_t>(argx::size_of(t));
+  const bool floating = exponent_mask(t) != 0;
+  for (int k = 0; k < specs; ++k) {
+    trial tr;
+    tr.type = t;
+    random_spec(tr);
+    if (r.d == data::top_somewhere || r.d == data::all_top) tr.s.ties = argx::tie_break::first;  // so that a scan may stop
+    if (r.d == data::one_sign) tr.s.abs = false;
+    bytes buf;
+    fill(buf, static_cast<std::size_t>(count), t, r.d == data::one_sign ? 3 + k % 2 : -1);
+    if (r.d == data::nan && floating) {  // quiet NaN, of either sign, in a few places
+      const std::uint64_t exp = exponent_mask(t), nan = exp | ((exp >> 1) & ~exp);
+      for (int m = 0; m < 3; ++m) put(buf, draw(count), nan | (chance(0.5) ? 1ull << (8 * w - 1) : 0), w);
+    }
+    if (r.d == data::top_somewhere) put(buf, draw(count / 2), top_bits(tr), w);
+    if (r.d == data::all_top)
+      for (std::int64_t i = 0; i < count; ++i) put(buf, i, top_bits(tr), w);
+    argx::tensor_view v = argx::make_view(static_cast<const void*>(buf.data()), t, r.storage, argx::contiguous_strides(r.storage));
+    switch (r.v) {
+      case view::plain: break;
+      case view::fortran: {  // the buffer read as column-major
+        argx::shape st;
+        std::int64_t s = 1;
+        for (auto x : r.storage) st.push_back(s), s *= x;
+        v = argx::make_view(static_cast<const void*>(buf.data()), t, r.storage, st);
+        break;
+      }
+      case view::flipped: v = v.flipped(0); break;
+      case view::every_second: v = v.sliced(0, 0, r.storage[0], 2); break;
+      case view::inner_half: v = v.sliced(v.rank() - 1, 0, r.storage[r.storage.size() - 1] / 2); break;
+    }
+    tr.extents = v.extents;
+    tr.strides = v.strides;
+    tr.offset = (static_cast<const unsigned char*>(v.data) - buf.data()) / w;
+    for (int d : r.dims) tr.s.dims.push_back(d);
+    check(tr, buf, (std::string("path trial ") + r.leads_to).c_str());
+  }
+}
+
+#if ARGX_SELFCHECK_PATHS
+/// The paths of this build that did not run for some dtype, printed; their count.
+int paths_not_run() {
+  namespace cpu = argx::detail::cpu;
+  int missing = 0;
+  for (int i = 0; i < argx::dtype_count; ++i) {
+    const auto t = static_cast<argx::dtype>(i);
+    const std::uint64_t left = cpu::paths_available(t) & ~cpu::paths_seen(t);
+    for (unsigned p = 0; p < static_cast<unsigned>(cpu::path::count); ++p)
+      if ((left >> p) & 1) {
+        std::printf("PATH NOT RUN: %s for %s\n", cpu::path_name(static_cast<cpu::path>(p)), std::string(argx::name(t)).c_str());
+        ++missing;
+      }
+  }
+  return missing;
+}
+#endif
+
+/// Every check of the program; returns the failures.
+int run_all(int trials) {
+  for (argx::dtype t : {argx::dtype::f16, argx::dtype::bf16, argx::dtype::i8, argx::dtype::u8, argx::dtype::boolean})
+    every_pattern(t);
+  for (int i = 0; i < argx::dtype_count; ++i)
+    for (const recipe& r : recipes(static_cast<argx::dtype>(i))) path_trial(static_cast<argx::dtype>(i), r, 4);
+  for (int i = 0; i < trials; ++i) random_trial(i);
+  return failures;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const int trials = argc > 1 ? std::atoi(argv[1]) : 1500;
   const unsigned long long seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 20240611ull;
   rng.seed(seed);
-  for (argx::dtype t : {argx::dtype::f16, argx::dtype::bf16, argx::dtype::i8, argx::dtype::u8, argx::dtype::boolean})
-    every_pattern(t);
-  for (int i = 0; i < trials; ++i) random_trial(i);
+  int missing = 0;
+#if ARGX_SELFCHECK_PATHS
+  argx::detail::cpu::reset_paths();
+  tbb::task_arena two(2);
+  two.execute([&] { run_all(trials); });
+  missing = paths_not_run();
+#else
+  run_all(trials);
+#endif
   std::string checked;
   for (argx::backend b : {argx::backend::par, argx::backend::tbb})
     if (argx::available(b)) checked += std::string(checked.empty() ? "" : " and ") + std::string(argx::name(b));
-  std::printf("argx_cpu_selfcheck: %d random trials (seed %llu) + every 8/16-bit pattern: %s%s\n", trials, seed,
-              checked.c_str(), failures == 0 ? " agree with seq" : ": MISMATCHES");
-  return failures == 0 ? 0 : 1;
+  std::printf("argx_cpu_selfcheck: %d random trials (seed %llu) + every 8/16-bit pattern + path trials: %s%s%s\n",
+              trials, seed, checked.c_str(), failures == 0 ? " agree with seq" : ": MISMATCHES",
+              missing == 0 ? "" : "; some paths did not run");
+  return failures == 0 && missing == 0 ? 0 : 1;
 }
