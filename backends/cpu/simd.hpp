@@ -96,14 +96,27 @@ struct row_cursor {
 };
 
 /// Where a lanes call leaves each lane's best. Final: lane j is a whole slice, its winner
-/// is output out->first + j * step. Partial: lane j's key and position go to key[j] and
-/// pos[j] for the caller to combine (keys are lane keys: ordered like order_key, equal
-/// where it is equal, 0 exactly for the all-NaN key under nan ignore).
+/// is output out->first + j * step; the call may then cover `items` items, the same
+/// lanes and rows `item_stride` elements further each, whose outputs are `item_step`
+/// further. Partial (one item): lane j's key and position go to key[j] and pos[j] for
+/// the caller to combine (keys are lane keys: ordered like order_key, equal where it is
+/// equal, 0 exactly for the all-NaN key under nan ignore).
 struct lane_sink {
   const sink* out = nullptr;
   std::int64_t step = 1;
   std::uint64_t* key = nullptr;
   std::int64_t* pos = nullptr;
+  std::int64_t items = 1, item_stride = 0, item_step = 0;
+
+  /// Calls one(data of item i, the sink of item i) for every item.
+  template <class T, class One>
+  void each_item(const T* data, const One& one) const {
+    if (items == 1) return one(data, *this);
+    sink s = *out;
+    lane_sink ls = *this;
+    ls.out = &s;
+    for (std::int64_t i = 0; i < items; ++i, s.first += item_step) one(data + i * item_stride, ls);
+  }
 };
 
 struct dtype_kernels {
@@ -161,6 +174,23 @@ constexpr dtype_bits_t<D> top_bits(key_params p) {
 template <dtype D>
 constexpr typename dtype_traits<D>::key_type top_key(key_params p) {
   return order_key<D>(top_bits<D>(p), p);
+}
+
+/// The lane key of the SIMD kernels (simd_lanes-inl.h, keyer) for one element: ordered
+/// like order_key and equal where it is equal, in the element's width. It is order_key
+/// itself except for negative floats, which sit one higher.
+template <dtype D>
+constexpr dtype_bits_t<D> lane_key(dtype_bits_t<D> bits, key_params p) {
+  using tr = dtype_traits<D>;
+  using B = dtype_bits_t<D>;
+  if constexpr (tr::is_float) {
+    const B all = static_cast<B>(~B(0)), m = static_cast<B>(bits & ~tr::sign_mask);
+    if (m > tr::exp_mask) return p.nan_ignore ? B(0) : all;
+    const B val = !p.abs && (bits & tr::sign_mask) ? static_cast<B>(B(0) - m) : m;  // -0 and +0 both 0
+    return static_cast<B>(val ^ tr::sign_mask ^ (p.argmin ? all : B(0)));
+  } else {
+    return static_cast<B>(order_key<D>(bits, p));
+  }
 }
 
 /// dtype_kernels::contig in terms of a kernel set's scan: scan(p, start) returns the best of

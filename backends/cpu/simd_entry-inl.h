@@ -21,13 +21,17 @@ template <dtype D>
 void put_kernels(kernel_table& t) {
   t.by_dtype[static_cast<int>(D)] = dtype_kernels{&contig<D>, &rows<D>, &lanes<D>};
   constexpr bool is_float = dtype_traits<D>::is_float;
+  using T = dtype_bits_t<D>;
   std::uint64_t p = path_bit(path::contig_summary) | path_bit(path::contig_stop) | path_bit(path::rows_scan) |
-                    path_bit(path::rows_single) | path_bit(path::lanes_scalar) | path_bit(path::lanes_stop) |
-                    path_bit(sizeof(dtype_bits_t<D>) >= 4 ? path::lanes_wide : path::lanes_narrow);
+                    path_bit(path::rows_single) | path_bit(path::lanes_stop) |
+                    path_bit(sizeof(T) >= 4 ? path::lanes_wide : path::lanes_narrow);
+  // Lanes too few for a vector: a lane block has two or more, and vectors of two lanes
+  // take two (8-byte elements in 128 bits).
+  if (hn::Lanes(hn::CappedTag<T, 16 / sizeof(T)>()) > 2) p |= path_bit(path::lanes_scalar);
   if (is_float) p |= path_bit(path::contig_keyed) | path_bit(path::contig_one_sign);
   if (has_ladder) p |= path_bit(path::rows_across);
   // Rows shorter than a vector but longer than one element need vectors of three lanes or more.
-  if (has_ladder && hn::Lanes(hn::CappedTag<dtype_bits_t<D>, 32 / sizeof(dtype_bits_t<D>)>()) > 2)
+  if (has_ladder && hn::Lanes(hn::CappedTag<T, 32 / sizeof(T)>()) > 2)
     p |= path_bit(path::rows_across_short);
   if (has_ladder && is_float) p |= path_bit(path::rows_special);
   t.paths[static_cast<int>(D)] = p;

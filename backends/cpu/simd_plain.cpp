@@ -50,20 +50,21 @@ void lanes(const void* data, std::int64_t lanes, const row_walk& w, std::int64_t
            order_params o, const lane_sink& out) {
   // Row by row (contiguous reads), one running best per lane.
   mark(D, path::lanes_scalar);
-  const dtype_bits_t<D>* base = static_cast<const dtype_bits_t<D>*>(data);
-  dtype_key_t<D> key[lanes_max_any];
-  std::int64_t pos[lanes_max_any];
-  row_cursor cur(w, first);
-  for (std::int64_t j = 0; j < lanes; ++j) key[j] = order_key<D>(base[cur.off + j], o.keys), pos[j] = cur.pos;
-  for (std::int64_t k = first + 1; k < last; ++k) {
-    cur.next();
-    const dtype_bits_t<D>* r = base + cur.off;
-    for (std::int64_t j = 0; j < lanes; ++j) {
-      const dtype_key_t<D> kk = order_key<D>(r[j], o.keys);
-      if (kk > key[j] || (o.ties_last && kk == key[j])) key[j] = kk, pos[j] = cur.pos;
+  out.each_item(static_cast<const dtype_bits_t<D>*>(data), [&](const dtype_bits_t<D>* base, const lane_sink& s) {
+    dtype_key_t<D> key[lanes_max_any];
+    std::int64_t pos[lanes_max_any];
+    row_cursor cur(w, first);
+    for (std::int64_t j = 0; j < lanes; ++j) key[j] = order_key<D>(base[cur.off + j], o.keys), pos[j] = cur.pos;
+    for (std::int64_t k = first + 1; k < last; ++k) {
+      cur.next();
+      const dtype_bits_t<D>* r = base + cur.off;
+      for (std::int64_t j = 0; j < lanes; ++j) {
+        const dtype_key_t<D> kk = order_key<D>(r[j], o.keys);
+        if (kk > key[j] || (o.ties_last && kk == key[j])) key[j] = kk, pos[j] = cur.pos;
+      }
     }
-  }
-  emit_lanes<D>(out, lanes, o.keys, key, pos, 0, [&](std::int64_t j, std::int64_t p) { return base[w.offset_of_pos(p) + j]; });
+    emit_lanes<D>(s, lanes, o.keys, key, pos, 0, [&](std::int64_t j, std::int64_t p) { return base[w.offset_of_pos(p) + j]; });
+  });
 }
 
 kernel_table make_table() {

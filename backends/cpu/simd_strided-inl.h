@@ -168,6 +168,10 @@ HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const
   HWY_ALIGN std::uint32_t wp[lanes_max_any + HWY_MAX_BYTES];  // and its position
   HWY_ALIGN std::uint32_t at[chunk + 1];                      // position of each row of the chunk
   const std::uint32_t top = lane_top<D>(dk, key, o.keys);
+  // The joins go L32 lanes at a time: lanes past the last slot hold the top key at row 0.
+  const size_t joined = (stored + L32 - 1) / L32 * L32;
+  std::fill(cr + stored, cr + joined, T(0));
+  std::fill(ck + stored, ck + joined, static_cast<T>(top));
   row_cursor cur(w, first);
   const std::int64_t pos0 = cur.pos;
   row_prefetch<T> pf(w, first, last, n * sizeof(T));
@@ -218,7 +222,7 @@ HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const
     // Join the chunk's bests into the running ones (the chunk's rows come later).
     const auto topv = hn::Set(d32, top);
     auto all_top = hn::Eq(topv, topv);
-    for (size_t i = 0; i < stored; i += L32) {
+    for (size_t i = 0; i < joined; i += L32) {
       const auto kc = hn::PromoteTo(d32, hn::LoadU(dn, ck + i));
       const auto pc = hn::GatherIndex(d32, at, hn::BitCast(di32, hn::PromoteTo(d32, hn::LoadU(dn, cr + i))));
       if (c0 == first) {
@@ -245,47 +249,59 @@ HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const
                 [&](std::int64_t j, std::int64_t pos) { return base[w.offset_of_pos(pos) + j]; });
 }
 
-/// Lanes reduce (kernel entry point); see dtype_kernels::lanes.
+/// Fewer lanes than a vector: one lane key at a time.
+template <dtype D>
+void lanes_scalar(const dtype_bits_t<D>* base, size_t n, const row_walk& w, std::int64_t first, std::int64_t last,
+                  order_params o, const lane_sink& out) {
+  using T = dtype_bits_t<D>;
+  T bk[HWY_MAX_BYTES];
+  std::int64_t bp[HWY_MAX_BYTES];
+  row_cursor cur(w, first);
+  for (size_t j = 0; j < n; ++j) bk[j] = lane_key<D>(base[cur.off + std::int64_t(j)], o.keys), bp[j] = cur.pos;
+  for (std::int64_t k = first + 1; k < last; ++k) {
+    cur.next();
+    const T* r = base + cur.off;
+    for (size_t j = 0; j < n; ++j) {
+      const T kk = lane_key<D>(r[j], o.keys);
+      if (kk > bk[j] || (o.ties_last && kk == bk[j])) bk[j] = kk, bp[j] = cur.pos;
+    }
+  }
+  emit_lanes<D>(out, static_cast<std::int64_t>(n), o.keys, bk, bp, 0,
+                [&](std::int64_t j, std::int64_t pos) { return base[w.offset_of_pos(pos) + j]; });
+}
+
+/// Lanes reduce (kernel entry point); see dtype_kernels::lanes. Vectors as wide as the
+/// lanes allow: full ones, 128-bit ones for fewer lanes, one lane at a time below that.
 template <dtype D>
 void lanes(const void* data, std::int64_t lanes, const row_walk& w, std::int64_t first, std::int64_t last,
            order_params o, const lane_sink& out) {
   using T = dtype_bits_t<D>;
-  const hn::ScalableTag<T> dk;
   const T* base = static_cast<const T*>(data);
   const size_t n = static_cast<size_t>(lanes);
-  if (n < hn::Lanes(dk)) {  // too narrow for one vector: one lane key at a time
-    mark(D, path::lanes_scalar);
-    const hn::CappedTag<T, 1> d1;
-    return with_keyer<D>(d1, o.keys, [&](const auto& key) {
-      T bk[HWY_MAX_BYTES];
-      std::int64_t bp[HWY_MAX_BYTES];
-      row_cursor cur(w, first);
-      for (size_t j = 0; j < n; ++j) bk[j] = hn::GetLane(key(hn::Set(d1, base[cur.off + std::int64_t(j)]))), bp[j] = cur.pos;
-      for (std::int64_t k = first + 1; k < last; ++k) {
-        cur.next();
-        for (size_t j = 0; j < n; ++j) {
-          const T kk = hn::GetLane(key(hn::Set(d1, base[cur.off + std::int64_t(j)])));
-          if (kk > bk[j] || (o.ties_last && kk == bk[j])) bk[j] = kk, bp[j] = cur.pos;
+  auto vectors = [&](auto dk) {
+    mark(D, sizeof(T) >= 4 ? path::lanes_wide : path::lanes_narrow);
+    with_keyer<D>(dk, o.keys, [&](const auto& key) {
+      out.each_item(base, [&](const T* b, const lane_sink& s) {
+        if constexpr (sizeof(T) >= 4) {
+          if (o.ties_last)
+            lanes_wide<D, true>(dk, b, n, w, first, last, key, o, s);
+          else
+            lanes_wide<D, false>(dk, b, n, w, first, last, key, o, s);
+        } else {
+          if (o.ties_last)
+            lanes_narrow<D, true>(dk, b, n, w, first, last, key, o, s);
+          else
+            lanes_narrow<D, false>(dk, b, n, w, first, last, key, o, s);
         }
-      }
-      emit_lanes<D>(out, lanes, o.keys, bk, bp, 0,
-                    [&](std::int64_t j, std::int64_t pos) { return base[w.offset_of_pos(pos) + j]; });
+      });
     });
-  }
-  mark(D, sizeof(T) >= 4 ? path::lanes_wide : path::lanes_narrow);
-  with_keyer<D>(dk, o.keys, [&](const auto& key) {
-    if constexpr (sizeof(T) >= 4) {
-      if (o.ties_last)
-        lanes_wide<D, true>(dk, base, n, w, first, last, key, o, out);
-      else
-        lanes_wide<D, false>(dk, base, n, w, first, last, key, o, out);
-    } else {
-      if (o.ties_last)
-        lanes_narrow<D, true>(dk, base, n, w, first, last, key, o, out);
-      else
-        lanes_narrow<D, false>(dk, base, n, w, first, last, key, o, out);
-    }
-  });
+  };
+  const hn::ScalableTag<T> full;
+  const hn::CappedTag<T, 16 / sizeof(T)> part;
+  if (n >= hn::Lanes(full)) return vectors(full);
+  if (hn::Lanes(part) < hn::Lanes(full) && n >= hn::Lanes(part)) return vectors(part);
+  mark(D, path::lanes_scalar);
+  out.each_item(base, [&](const T* b, const lane_sink& s) { lanes_scalar<D>(b, n, w, first, last, o, s); });
 }
 
 }  // namespace argx::detail::cpu::simd::HWY_NAMESPACE

@@ -46,6 +46,8 @@ struct layout {
   axis item_dims[max_rank];  // innermost first
   int item_rank = 0;
   std::int64_t items = 1;
+  // Whole layouts: a unit takes up to `batch` items along the innermost item dim.
+  std::int64_t batch = 1;
   // The rows a split reduced dim's chunks miss: a second pass of inner_lanes lanes.
   bool has_rest = false;
   row_walk rest_walk;
@@ -55,7 +57,8 @@ struct layout {
   bool whole() const { return block_rank == 1 && !block[0].reduced; }
   std::int64_t per_tile() const { return tile / inner_lanes; }
   std::int64_t tiles() const { return (block[block_rank - 1].extent + per_tile() - 1) / per_tile(); }
-  std::int64_t units() const { return items * tiles(); }
+  std::int64_t batches() const { return item_rank == 0 ? 1 : (item_dims[0].extent + batch - 1) / batch; }
+  std::int64_t units() const { return (item_rank == 0 ? 1 : items / item_dims[0].extent) * batches() * tiles(); }
 };
 
 /// Most lanes whose bests the driver combines itself (its arrays live on the stack).
@@ -97,24 +100,33 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
   l.block[l.block_rank++] = a;
   l.lanes = a.extent;
   // A row of lanes should fill a few vectors: grow over the dense dims next to the block.
+  // A reduced dim joins it only while 16 rows or more remain to spread the combine over.
   const std::int64_t target = std::max<std::int64_t>(16, 256 / j.esize);
+  std::int64_t rows = p.reduce_size / (a.reduced ? a.extent : 1);  // of the walk, so far
   int split = -1;  // the reduced dim whose chunk closes the block
   while (l.lanes < target) {
     int v = -1;
     for (int i = 0; i < n && v < 0; ++i)
-      if (!used[i] && all[i].extent > 1 && all[i].stride == l.lanes) v = i;
+      if (!used[i] && all[i].extent > 1 && (all[i].stride == l.lanes || (all[i].stride == -l.lanes && !all[i].reduced))) v = i;
     if (v < 0) break;
-    const axis b = all[v];
+    axis b = all[v];
     used[v] = true;
-    if (!b.reduced || l.lanes * b.extent <= 2 * target) {
+    if (b.stride < 0) {  // a reversed kept dim: walked backwards like the first one
+      l.base_offset += (b.extent - 1) * b.stride;
+      l.base_out += (b.extent - 1) * b.weight;
+      b.stride = -b.stride;
+      b.weight = -b.weight;
+    }
+    if (!b.reduced || (l.lanes * b.extent <= 2 * target && rows / b.extent >= 16)) {
       l.block[l.block_rank++] = b;
       l.lanes *= b.extent;
       if (!b.reduced) break;  // a kept dim may be tiled, so it has to be the block's last
+      rows /= b.extent;
       continue;
     }
     // A long reduced dim: chunks of g of its rows are lanes, the chunk number a row.
     const std::int64_t g = target / l.lanes;
-    if (g < 2) {
+    if (g < 2 || rows / g < 16) {
       used[v] = false;
       break;
     }
@@ -142,10 +154,6 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
     push(l.walk, all[i]);
     push(l.rest_walk, all[i]);
   }
-  // A block with reduced dims pays a combine per lane: it needs rows to spread that over.
-  bool block_reduced = false;
-  for (int b = 0; b < l.block_rank; ++b) block_reduced |= l.block[b].reduced;
-  if (block_reduced && l.walk.rows() < 2) return false;
   for (int i = 0; i < kept; ++i)
     if (!used[i] && all[i].extent > 1) l.item_dims[l.item_rank++] = all[i], l.items *= all[i].extent;
   // Tiles: the whole block, or runs of its last dim (a kept one) with all the dims below.
@@ -160,19 +168,27 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
   return p.reduce_size < (std::int64_t(1) << 31);
 }
 
-/// Where unit `unit` (an item and a tile of it) starts: memory offset, first output, and
-/// the range [c0, c1) of the block's last dim it covers.
+/// Where unit `unit` (a tile of a batch of items) starts: memory offset, first output,
+/// the range [c0, c1) of the block's last dim it covers, and its items (along the
+/// innermost item dim).
 struct unit_place {
-  std::int64_t offset, out, c0, c1;
+  std::int64_t offset, out, c0, c1, items;
 };
 
 unit_place place(const layout& l, std::int64_t unit) {
   const std::int64_t t = unit % l.tiles();
-  std::int64_t item = unit / l.tiles();
-  unit_place u{l.base_offset, l.base_out, t * l.per_tile(), 0};
+  std::int64_t rest = unit / l.tiles();
+  unit_place u{l.base_offset, l.base_out, t * l.per_tile(), 0, 1};
   for (int d = 0; d < l.item_rank; ++d) {
-    const std::int64_t c = item % l.item_dims[d].extent;
-    item /= l.item_dims[d].extent;
+    std::int64_t c;
+    if (d == 0) {  // the batch's first item
+      c = (rest % l.batches()) * l.batch;
+      rest /= l.batches();
+      u.items = std::min(l.batch, l.item_dims[0].extent - c);
+    } else {
+      c = rest % l.item_dims[d].extent;
+      rest /= l.item_dims[d].extent;
+    }
     u.offset += c * l.item_dims[d].stride;
     u.out += c * l.item_dims[d].weight;
   }
@@ -265,7 +281,9 @@ void run_unit(const job& j, const layout& l, std::int64_t unit, bool split_rows)
   if (l.whole() && !split_rows) {
     mark(j.p.type, path::lanes_whole);
     const cpu::simd::sink s = j.sink_from(u.out);
-    j.k.lanes(j.at(u.offset), lanes, l.walk, 0, rows, j.o, lane_sink{&s, l.block[0].weight, nullptr, nullptr});
+    const axis item = l.item_rank > 0 ? l.item_dims[0] : axis{};
+    j.k.lanes(j.at(u.offset), lanes, l.walk, 0, rows, j.o,
+              lane_sink{&s, l.block[0].weight, nullptr, nullptr, u.items, item.stride, item.weight});
     return;
   }
   lane_results r(j, l, u.offset, lanes);
@@ -306,6 +324,7 @@ bool run_lanes(const job& j) {
   if (!make_layout(j, cpu::simd::lanes_max(j.esize), l)) return false;
   const std::int64_t rows = l.walk.rows();
   if (!j.parallel(j.p.outputs * j.p.reduce_size * j.esize)) {
+    if (l.whole() && l.item_rank > 0) l.batch = l.item_dims[0].extent;  // one call per tile and run of items
     for (std::int64_t i = 0; i < l.units(); ++i) run_unit(j, l, i, false);
     return true;
   }
@@ -317,7 +336,14 @@ bool run_lanes(const job& j) {
     const std::int64_t tile = ((per + vec - 1) / vec) * vec * l.inner_lanes;
     if (tile * j.esize >= 512 && tile < l.tile && !make_layout(j, tile, l)) return false;
   }
-  const std::int64_t unit_bytes = l.tile * rows * j.esize;
+  if (l.whole() && l.item_rank > 0) {
+    // Units of several items each when one is small (a call's setup is spread over
+    // them), while enough units remain for the cores.
+    const std::int64_t item_bytes = std::max<std::int64_t>(1, l.tile * rows * j.esize);
+    const std::int64_t spare = std::max<std::int64_t>(1, l.units() / (16 * workers()));
+    l.batch = std::clamp<std::int64_t>(grain_bytes / item_bytes, 1, std::min(spare, l.item_dims[0].extent));
+  }
+  const std::int64_t unit_bytes = l.tile * rows * j.esize * l.batch;
   if (l.units() >= 4 * workers() || unit_bytes <= serial_bytes) {
     const std::int64_t grain = std::max<std::int64_t>(1, grain_bytes / std::max<std::int64_t>(1, unit_bytes));
     ::tbb::parallel_for(::tbb::blocked_range<std::int64_t>(0, l.units(), grain),
