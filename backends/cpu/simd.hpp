@@ -29,12 +29,16 @@ struct order_params {
   bool ties_last;
 };
 
-/// Where a kernel stores the winners of consecutive outputs first, first+1, ...
+/// Where a kernel stores the winners of outputs first, first + step, first + 2 step, ...
 struct sink {
   void* indices;       ///< int64 (or int32) per output
   void* values;        ///< the winning element's bits per output, or null
   std::int64_t first;  ///< output number of the kernel's first result
   bool int32;          ///< index type is int32
+  std::int64_t step = 1;
+
+  /// Output number of result r.
+  std::int64_t at(std::int64_t r) const { return first + r * step; }
 };
 
 /// Largest `lanes` one lanes call takes for elements of `esize` bytes (its per-lane state
@@ -126,7 +130,7 @@ struct dtype_kernels {
   /// that cannot win.
   cand (*contig)(const void* data, std::int64_t n, std::int64_t pos0, order_params o, cand floor);
   /// Reduces `rows` rows of n >= 1 contiguous elements each (row r starts `row_stride`
-  /// elements after row r-1) and stores row r's winner as output out.first + r.
+  /// elements after row r-1) and stores row r's winner as output out.at(r).
   void (*rows)(const void* data, std::int64_t rows, std::int64_t row_stride, std::int64_t n, order_params o,
                const sink& out);
   /// Per-lane bests of `lanes` (1..lanes_max) contiguous columns over rows [first, last)

@@ -41,7 +41,7 @@ void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::in
   const dtype_bits_t<D>* row = static_cast<const dtype_bits_t<D>*>(data);
   for (std::int64_t r = 0; r < count; ++r, row += row_stride) {
     const auto c = scan<D>(row, n, o, top, candidate<dtype_key_t<D>>{order_key<D>(row[0], o.keys), 0});
-    store<D>(out, out.first + r, cand{c.key, c.pos}, row[c.pos], o.keys);
+    store<D>(out, out.at(r), cand{c.key, c.pos}, row[c.pos], o.keys);
   }
 }
 

@@ -96,7 +96,7 @@ class rows_across {
   rows_across(order_params o, size_t n) : o_(o), n_(n) {}
 
   /// Rows [0, count) of the run (count a multiple of L is not required; the remainder
-  /// goes through `scan`). Row r's winner becomes output out.first + r.
+  /// goes through `scan`). Row r's winner becomes output out.at(r).
   void run(const T* data, std::int64_t count, std::int64_t row_stride, const sink& out, contig_scan<D>& scan) {
     const DU du;
     const std::int64_t L = static_cast<std::int64_t>(hn::Lanes(du));
@@ -113,12 +113,12 @@ class rows_across {
       if (r + ahead + L <= count)
         for (std::int64_t i = r + ahead; i < r + ahead + L; ++i)
           for (std::int64_t b = 0; b < row_bytes; b += 64) hwy::Prefetch(reinterpret_cast<const char*>(data + i * row_stride) + b);
-      group(data + r * row_stride, row_stride, out, out.first + r, scan);
+      group(data + r * row_stride, row_stride, out, r, scan);
     }
     for (; r < count; ++r) {
       const T* row = data + r * row_stride;
       const auto c = scan.run(row, n_);
-      store<D>(out, out.first + r, cand{c.key, c.pos}, row[c.pos], o_.keys);
+      store<D>(out, out.at(r), cand{c.key, c.pos}, row[c.pos], o_.keys);
     }
   }
 
@@ -174,7 +174,7 @@ class rows_across {
   }
 
   /// L rows: decide every row's winning value together, then find each one's position.
-  void group(const T* rows, std::int64_t stride, const sink& out, std::int64_t first_out, contig_scan<D>& scan) {
+  void group(const T* rows, std::int64_t stride, const sink& out, std::int64_t first_row, contig_scan<D>& scan) {
     const DU du;
     const DI di;
     const size_t L = hn::Lanes(du);
@@ -270,7 +270,7 @@ class rows_across {
       pos[i] = (specials >> i) & 1 ? 0 : static_cast<std::uint32_t>(locate(rows + static_cast<std::int64_t>(i) * stride, reps[i]));
     for (size_t i = 0; i < L; ++i) {
       const T* row = rows + static_cast<std::int64_t>(i) * stride;
-      const std::int64_t o = first_out + static_cast<std::int64_t>(i);
+      const std::int64_t o = out.at(first_row + static_cast<std::int64_t>(i));
       if ((specials >> i) & 1) {
         mark(D, path::rows_special);
         const auto c = scan.run(row, n_);
@@ -370,13 +370,19 @@ template <dtype D>
 void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::int64_t n, order_params o,
           const sink& out) {
   using T = dtype_bits_t<D>;
+  if (row_stride < 0 && count > 1) {  // rows going down in memory: taken up, outputs backwards
+    sink up = out;
+    up.first = out.at(count - 1);
+    up.step = -out.step;
+    return rows<D>(static_cast<const T*>(data) + (count - 1) * row_stride, count, -row_stride, n, o, up);
+  }
   contig_scan<D> scan(o);
   const T* base = static_cast<const T*>(data);
   if (n == 1) {  // every row's winner is its element (index -1 only for an ignored NaN)
     mark(D, path::rows_single);
     for (std::int64_t r = 0; r < count; ++r) {
       const T v = base[r * row_stride];
-      store<D>(out, out.first + r, cand{order_key<D>(v, o.keys), 0}, v, o.keys);
+      store<D>(out, out.at(r), cand{order_key<D>(v, o.keys), 0}, v, o.keys);
     }
     return;
   }
@@ -409,7 +415,7 @@ void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::in
     if (r + 1 < count)
       for (std::int64_t b = 0; b < ahead; b += 64) hwy::Prefetch(reinterpret_cast<const char*>(row + row_stride) + b);
     const auto c = scan.run(row, static_cast<size_t>(n));
-    store<D>(out, out.first + r, cand{c.key, c.pos}, row[c.pos], o.keys);
+    store<D>(out, out.at(r), cand{c.key, c.pos}, row[c.pos], o.keys);
     ahead = !o.ties_last && c.key == top ? std::min<std::int64_t>(prefetch_bytes, 64) : prefetch_bytes;
   }
 }

@@ -22,18 +22,23 @@ namespace tbb_backend {
 namespace {
 
 /// Best of the contiguous elements [first, last) of the slice at `start` (positions
-/// first..last-1), split over the cores when it is large. With ties going first, a piece
-/// that starts after a top key found elsewhere is not read: each task reads its range in
-/// steps of stop_check_bytes and looks at what the others found in between.
+/// first..last-1), split over the cores when it is large. With ties going first, a scan
+/// that may stop early should not pay for tasks: the first serial_bytes are read on the
+/// calling thread first; and a piece that starts after a top key found elsewhere is not
+/// read (each task reads its range in steps and looks at what the others found).
 cand contiguous(const job& j, std::int64_t start, std::int64_t first, std::int64_t last) {
   const std::int64_t n = last - first;
   if (!j.parallel(n * j.esize)) return j.k.contig(j.at(start + first), n, first, j.o, j.seed_for(j.p.reduce_size));
+  const std::int64_t head = serial_bytes / j.esize;
+  const cand lead = j.k.contig(j.at(start + first), head, first, j.o, j.seed_for(j.p.reduce_size));
+  if (j.stops(lead)) return lead;
+  first += head;
   mark(j.p.type, path::flat_split);
   constexpr std::int64_t stop_check_bytes = std::int64_t(256) << 10;
   const std::int64_t grain = std::max<std::int64_t>(1, grain_bytes / j.esize), step = stop_check_bytes / j.esize;
   std::atomic<std::int64_t> top_at{last};  // lowest position where a task found the top key
   return ::tbb::parallel_reduce(
-      ::tbb::blocked_range<std::int64_t>(first, last, grain), j.seed_for(j.p.reduce_size),
+      ::tbb::blocked_range<std::int64_t>(first, last, grain), lead,  // lead: the floor of every piece
       [&](const ::tbb::blocked_range<std::int64_t>& r, cand acc) {
         for (std::int64_t b = r.begin(); b < r.end(); b += step) {
           if ((j.stops(acc) && acc.pos < b) || top_at.load(std::memory_order_relaxed) < b) break;

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/parallel_reduce.h>
 #include <oneapi/tbb/partitioner.h>
 
@@ -86,6 +87,17 @@ std::uint64_t read_sum_threads(const void* p, std::size_t n, int threads) {
         return acc + read_sum(b + r.begin(), r.end() - r.begin());
       },
       [](std::uint64_t x, std::uint64_t y) { return x + y; }, tbb::static_partitioner());
+}
+
+void write_words_threads(std::uint64_t* p, std::size_t n, int threads) {
+  // Distinct values, so that the loop is not turned into memset (which may bypass the caches).
+  auto fill = [p](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) p[i] = i;
+  };
+  if (threads <= 1) return fill(0, n);
+  const std::size_t piece = std::max<std::size_t>(std::size_t(8) << 10, n / static_cast<std::size_t>(threads) + 1);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, piece),
+                    [&](const tbb::blocked_range<std::size_t>& r) { fill(r.begin(), r.end()); }, tbb::static_partitioner());
 }
 
 void keep(std::uint64_t sum) {

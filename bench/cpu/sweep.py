@@ -23,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sweep_cases import build, describe, make_case, numpy_call, touched_bytes  # noqa: E402
-from sweep_timing import Argx, Numpy, Read, Reduction, measure  # noqa: E402
+from sweep_timing import Argx, Numpy, Read, ReadWrite, Reduction, measure  # noqa: E402
 
 
 def loadavg():
@@ -54,7 +54,10 @@ def run_case(argx, case, rounds):
            "bytes": touched_bytes(v), "element_bytes": v.size * v.itemsize, "load1": loadavg()[0]}
     kept = [e for d, e in enumerate(v.shape) if case["dims"] is not None and d not in case["dims"]]
     got = red.result(kept)
-    timers = {"argx": red, "read_1t": Read(argx, v, 1), "read_2t": Read(argx, v, 2)}
+    rec["paths"] = red.paths()
+    rec["outputs"] = int(np.prod(kept)) if kept else 1
+    timers = {"argx": red, "read_1t": Read(argx, v, 1), "read_2t": Read(argx, v, 2),
+              "read_write_2t": ReadWrite(argx, v, rec["outputs"], 2)}
     if case["dtype"] != "bfloat16":
         fn = numpy_call(case, v)
         want = np.asarray(fn())

@@ -14,6 +14,7 @@
 
 #include <argx/argx.hpp>
 
+#include "../../backends/cpu/paths.hpp"
 #include "read_ceiling.hpp"
 
 namespace {
@@ -83,6 +84,34 @@ double argx_sweep_read(const void* p, std::uint64_t bytes, int threads, std::int
   for (std::int64_t i = 0; i < calls; ++i) sink += argx_bench::read_sum_threads(p, bytes, threads);
   const double t = seconds_since(t0);
   argx_bench::keep(sink);
+  return t;
+}
+
+/// Runs the reduction once on tbb and returns the tbb backend's paths it took (a bit set
+/// of argx::detail::cpu::path); names[i] gets path i's name (up to `max_names`).
+std::uint64_t argx_sweep_paths(const void* data, int type, int rank, const std::int64_t* extents,
+                               const std::int64_t* strides, int ndims, const int* dims, int flags, std::int64_t* indices,
+                               const char** names, int max_names) {
+  namespace cpu = argx::detail::cpu;
+  for (int i = 0; i < max_names && i < static_cast<int>(cpu::path::count); ++i) names[i] = cpu::path_name(static_cast<cpu::path>(i));
+  cpu::reset_paths();
+  if (argx_sweep_run("tbb", data, type, rank, extents, strides, ndims, dims, flags, 1, indices) < 0) return 0;
+  return cpu::paths_seen(static_cast<argx::dtype>(type));
+}
+
+/// Reads the `bytes` bytes at p, then writes `words` 64-bit words at out (the minimum a
+/// reduction with that many int64 outputs moves), `calls` times on `threads` threads;
+/// returns the seconds.
+double argx_sweep_read_write(const void* p, std::uint64_t bytes, std::uint64_t* out, std::uint64_t words, int threads,
+                             std::int64_t calls) {
+  std::uint64_t sink = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::int64_t i = 0; i < calls; ++i) {
+    sink += argx_bench::read_sum_threads(p, bytes, threads);
+    argx_bench::write_words_threads(out, words, threads);
+  }
+  const double t = seconds_since(t0);
+  argx_bench::keep(sink + out[0]);
   return t;
 }
 

@@ -33,6 +33,13 @@ class Argx:
                                        ctypes.c_int, intp, ctypes.c_int, ctypes.c_int64, i64p]
         lib.argx_sweep_read.restype = ctypes.c_double
         lib.argx_sweep_read.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int, ctypes.c_int64]
+        lib.argx_sweep_read_write.restype = ctypes.c_double
+        lib.argx_sweep_read_write.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p, ctypes.c_uint64,
+                                              ctypes.c_int, ctypes.c_int64]
+        lib.argx_sweep_set_threads.argtypes = [ctypes.c_int]
+        lib.argx_sweep_paths.restype = ctypes.c_uint64
+        lib.argx_sweep_paths.argtypes = lib.argx_sweep_run.argtypes[1:-2] + [i64p, ctypes.POINTER(ctypes.c_char_p),
+                                                                             ctypes.c_int]
         for f in ("argx_sweep_simd_target", "argx_sweep_read_target"):
             getattr(lib, f).restype = ctypes.c_char_p
         self.lib = lib
@@ -68,6 +75,12 @@ class Reduction:
             raise RuntimeError("argx refused the case")
         return t
 
+    def paths(self):
+        """The tbb backend's paths (paths.hpp) this reduction takes, by name."""
+        names = (ctypes.c_char_p * 64)()
+        bits = self.argx.lib.argx_sweep_paths(*self.args, self.out_ptr, names, 64)
+        return [names[i].decode() for i in range(64) if (bits >> i) & 1 and names[i]]
+
     def result(self, shape):
         self.time(1)
         return self.out.reshape(shape) if shape else self.out[0]
@@ -83,6 +96,20 @@ class Read:
 
     def time(self, calls):
         return self.argx.lib.argx_sweep_read(ctypes.c_void_p(self.lo), self.bytes, self.threads, calls)
+
+
+class ReadWrite:
+    """The memory ceiling for a view and its outputs on `threads` threads: the read ceiling's
+    bytes read, then one int64 written per output (what any reduction must move)."""
+
+    def __init__(self, argx, v, outputs, threads):
+        self.argx, self.threads = argx, threads
+        self.lo, self.bytes = span(v)[0], touched_bytes(v)
+        self.out = np.zeros(max(1, outputs), dtype=np.uint64)
+
+    def time(self, calls):
+        return self.argx.lib.argx_sweep_read_write(ctypes.c_void_p(self.lo), self.bytes, self.out.ctypes.data,
+                                                   self.out.size, self.threads, calls)
 
 
 class Numpy:
