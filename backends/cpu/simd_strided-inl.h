@@ -63,26 +63,30 @@ HWY_INLINE void lane_step(V& key, VR& row, V kk, VR kv) {
   key = m;
 }
 
-/// Prefetches a row or two ahead (about 8 KiB): rows are far apart, so the hardware sees a
-/// new short stream per row.
+/// The rows to prefetch while a pair of rows is compared: `ahead` rows later (about 8
+/// KiB), since rows are far apart and the hardware sees a new short stream per row. The
+/// prefetches are spread over the pair's slot loop, one per cache line of each row.
 template <class T>
 struct row_prefetch {
   row_cursor ahead;
   std::int64_t k, last;
-  size_t bytes;
+  static std::int64_t distance(size_t row_bytes) { return std::clamp<std::int64_t>(8192 / std::int64_t(row_bytes), 1, 64); }
   row_prefetch(const row_walk& w, std::int64_t first, std::int64_t end, size_t row_bytes)
-      : ahead(w, std::min<std::int64_t>(end - 1, first + std::clamp<std::int64_t>(8192 / std::int64_t(row_bytes), 1, 64))),
-        k(std::min<std::int64_t>(end - 1, first + std::clamp<std::int64_t>(8192 / std::int64_t(row_bytes), 1, 64))),
-        last(end),
-        bytes(row_bytes) {}
-  HWY_INLINE void step(const T* base) {
-    if (k + 1 >= last) return;
-    const char* p = reinterpret_cast<const char*>(base + ahead.off);
-    for (size_t b = 0; b < bytes; b += 64) hwy::Prefetch(p + b);
-    ahead.next();
-    ++k;
+      : ahead(w, std::min(end - 1, first + 1 + distance(row_bytes))), k(first + 1 + distance(row_bytes)), last(end) {}
+  /// The next row to prefetch (`fallback`, already read, past the last row).
+  HWY_INLINE const T* next(const T* base, const T* fallback) {
+    if (k >= last) return fallback;
+    const T* p = base + ahead.off;
+    if (++k < last) ahead.next();
+    return p;
   }
 };
+
+/// Prefetches the n elements at p.
+template <class T>
+HWY_INLINE void prefetch_row(const T* p, size_t n) {
+  for (size_t b = 0; b < n * sizeof(T); b += 64) hwy::Prefetch(reinterpret_cast<const char*>(p) + b);
+}
 
 /// 4- and 8-byte elements: keys and positions (relative to the first row's) in lanes of the
 /// element's width.
@@ -104,6 +108,7 @@ HWY_INLINE void lanes_wide(DK dk, const dtype_bits_t<D>* base, size_t n, const r
   const T top = lane_top<D>(dk, key, o.keys);
   const auto topv = hn::Set(dk, top);
   row_prefetch<T> pf(w, first, last, n * sizeof(T));
+  const size_t per_line = std::max<size_t>(1, 64 / (sizeof(T) * L));  // slots per cache line
   std::int64_t k = first + 1;
   cur.next();
   // Two rows per visit of a slot's running best, which halves its loads and stores.
@@ -114,9 +119,10 @@ HWY_INLINE void lanes_wide(DK dk, const dtype_bits_t<D>* base, size_t n, const r
     const T* r1 = base + cur.off;
     const auto kv1 = hn::Set(dk, static_cast<T>(cur.pos - pos0));
     cur.next();
-    pf.step(base);
-    pf.step(base);
+    const T* p0 = pf.next(base, r0);
+    const T* p1 = pf.next(base, r1);
     for (size_t s = 0; s < sl.count; ++s) {
+      if (s % per_line == 0) hwy::Prefetch(p0 + sl.lane(s)), hwy::Prefetch(p1 + sl.lane(s));
       auto kb = hn::Load(dk, bk + s * L), rb = hn::Load(dk, bp + s * L);
       lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, r0 + sl.lane(s))), kv0);
       lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, r1 + sl.lane(s))), kv1);
@@ -175,6 +181,7 @@ HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const
   row_cursor cur(w, first);
   const std::int64_t pos0 = cur.pos;
   row_prefetch<T> pf(w, first, last, n * sizeof(T));
+  const size_t per_line = std::max<size_t>(1, 64 / (sizeof(T) * L));  // slots per cache line
   for (std::int64_t c0 = first; c0 < last; c0 += chunk) {
     const std::int64_t c1 = std::min(last, c0 + chunk);
     const T* row = base + cur.off;
@@ -184,7 +191,7 @@ HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const
       hn::Store(hn::Zero(dk), dk, cr + s * L);
     }
     cur.next();
-    pf.step(base);
+    prefetch_row(pf.next(base, row), n);
     std::int64_t k = c0 + 1;
     for (; k + 1 < c1; k += 2) {
       const T r = static_cast<T>(k - c0);
@@ -194,10 +201,11 @@ HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const
       const T* r1 = base + cur.off;
       at[r + 1] = static_cast<std::uint32_t>(cur.pos - pos0);
       cur.next();
-      pf.step(base);
-      pf.step(base);
+      const T* p0 = pf.next(base, r0);
+      const T* p1 = pf.next(base, r1);
       const auto kv0 = hn::Set(dk, r), kv1 = hn::Set(dk, static_cast<T>(r + 1));
       for (size_t s = 0; s < sl.count; ++s) {
+        if (s % per_line == 0) hwy::Prefetch(p0 + sl.lane(s)), hwy::Prefetch(p1 + sl.lane(s));
         auto kb = hn::Load(dk, ck + s * L), rb = hn::Load(dk, cr + s * L);
         lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, r0 + sl.lane(s))), kv0);
         lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, r1 + sl.lane(s))), kv1);
@@ -210,7 +218,7 @@ HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const
       const T* r0 = base + cur.off;
       at[r] = static_cast<std::uint32_t>(cur.pos - pos0);
       cur.next();
-      pf.step(base);
+      prefetch_row(pf.next(base, r0), n);
       const auto kv = hn::Set(dk, r);
       for (size_t s = 0; s < sl.count; ++s) {
         auto kb = hn::Load(dk, ck + s * L), rb = hn::Load(dk, cr + s * L);
