@@ -19,7 +19,8 @@ std::uint64_t paths_available(dtype t) noexcept {
   // Every traversal runs for every dtype; the kernels' paths depend on the kernel set.
   std::uint64_t p = 0;
   for (path q : {path::flat_split, path::rows_split, path::lanes_whole, path::lanes_combined, path::lanes_rest,
-                 path::lanes_split_rows, path::runs, path::runs_backwards, path::gathers})
+                 path::lanes_split_rows, path::rows_merge, path::runs, path::runs_backwards, path::gathers,
+                 path::gathered_rows})
     p |= path_bit(q);
   return p | simd::kernels().paths[static_cast<int>(t)];
 }
@@ -28,8 +29,8 @@ const char* path_name(path p) noexcept {
   static const char* const names[] = {
       "contig_summary", "contig_keyed", "contig_one_sign", "contig_stop", "rows_across", "rows_across_short",
       "rows_special", "rows_scan", "rows_single", "lanes_wide", "lanes_narrow", "lanes_scalar", "lanes_stop",
-      "flat_split", "rows_split", "lanes_whole", "lanes_combined", "lanes_rest", "lanes_split_rows", "runs",
-      "runs_backwards", "gathers"};
+      "flat_split", "rows_split", "lanes_whole", "lanes_combined", "lanes_rest", "lanes_split_rows", "rows_merge", "runs",
+      "runs_backwards", "gathers", "gathered_rows"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<unsigned>(path::count));
   return p < path::count ? names[static_cast<unsigned>(p)] : "?";
 }

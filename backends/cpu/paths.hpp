@@ -35,9 +35,11 @@ enum class path : unsigned {
   lanes_combined,    ///< lane blocks with reduced dims, combined by position
   lanes_rest,        ///< the rows a split reduced dim's chunks miss
   lanes_split_rows,  ///< a few lane tiles with many rows, the rows split over the cores
+  rows_merge,        ///< rows along a contiguous reduced dim, for many outputs, merged over the other reduced dims
   runs,              ///< runs along a contiguous reduced dim
   runs_backwards,    ///< runs along a reversed contiguous reduced dim
   gathers,           ///< no contiguous dim: elements gathered into a buffer
+  gathered_rows,     ///< no contiguous dim, short slices: gathered as rows of a buffer
   count
 };
 

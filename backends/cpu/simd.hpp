@@ -36,6 +36,10 @@ struct sink {
   std::int64_t first;  ///< output number of the kernel's first result
   bool int32;          ///< index type is int32
   std::int64_t step = 1;
+  /// When set, results go here instead: result r's order key to keys[at(r)] and the
+  /// position of its element within its row to positions[at(r)] (for a caller to combine).
+  std::uint64_t* keys = nullptr;
+  std::int64_t* positions = nullptr;
 
   /// Output number of result r.
   std::int64_t at(std::int64_t r) const { return first + r * step; }
@@ -214,6 +218,11 @@ inline cand contig_from(const void* data, std::int64_t pos0, order_params o, can
 /// Stores output o of a sink: the reported index of `c` and the element's bits `v`.
 template <dtype D>
 inline void store(const sink& out, std::int64_t o, cand c, typename dtype_traits<D>::bits_type v, key_params p) {
+  if (out.keys) {
+    out.keys[o] = order_key<D>(v, p);
+    out.positions[o] = c.pos;
+    return;
+  }
   const std::int64_t index = reported_index(c, p, dtype_traits<D>::is_float);
   if (out.int32)
     static_cast<std::int32_t*>(out.indices)[o] = static_cast<std::int32_t>(index);

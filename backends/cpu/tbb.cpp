@@ -112,7 +112,7 @@ void run_tbb(const plan& p, const outputs& out) {
     case shape_class::rows: return run_rows(j);
     case shape_class::strided:
     case shape_class::general:
-      if (!run_lanes(j)) run_general(j);
+      if (!run_rows_merge(j) && !run_lanes(j)) run_general(j);
       return;
   }
 }

@@ -119,6 +119,44 @@ void run_runs(const job& j, int u, const row_walk& w) {
   });
 }
 
+// ---- rows, merged ------------------------------------------------------------------------
+
+/// Outputs [o0, o1) of a rows-merge layout: their rows along u (n elements), for each
+/// position of the other reduced dims (the walk, in position order), given to the rows
+/// kernel in runs along the innermost kept dim, and the winners merged by position.
+void rows_merge_range(const job& j, int u, const row_walk& w, std::int64_t o0, std::int64_t o1) {
+  constexpr std::int64_t most = 1024;
+  const plan& p = j.p;
+  const std::int64_t n = p.reduced_extents[u];
+  std::int64_t pos_u = 1;
+  for (int d = p.reduced_extents.size() - 1; d > u; --d) pos_u *= p.reduced_extents[d];
+  const int last = p.kept_extents.size() - 1;
+  const std::int64_t extent = p.kept_extents[last], stride = p.kept_strides[last];
+  cand acc[most];
+  std::uint64_t keys[most];
+  std::int64_t positions[most];
+  for (std::int64_t c0 = o0; c0 < o1; c0 += most) {
+    const std::int64_t c1 = std::min(o1, c0 + most);
+    std::fill(acc, acc + (c1 - c0), j.seed_for(p.reduce_size));
+    for (std::int64_t o = c0; o < c1;) {
+      const std::int64_t run = std::min(extent - o % extent, c1 - o);
+      const std::int64_t start = kept_offset(p, o);
+      cpu::simd::sink s{nullptr, nullptr, 0, false, 1, keys, positions};
+      row_cursor cur(w, 0);
+      for (std::int64_t r = 0, rows = w.rows(); r < rows; ++r, cur.next()) {
+        j.k.rows(j.at(start + cur.off), run, stride, n, j.o, s);
+        for (std::int64_t i = 0; i < run; ++i)
+          acc[o - c0 + i] = j.better(acc[o - c0 + i], cand{keys[i], cur.pos + positions[i] * pos_u});
+      }
+      o += run;
+    }
+    for (std::int64_t o = c0; o < c1; ++o) {
+      const cand c = acc[o - c0];
+      j.put(o, c, j.out.values ? j.at(kept_offset(p, o) + reduced_offset(p, c.pos)) : nullptr);
+    }
+  }
+}
+
 // ---- gathers ------------------------------------------------------------------------------
 
 /// Bytes of the buffer a slice's elements are gathered into.
@@ -140,7 +178,10 @@ void gather(const plan& p, const B* src, std::int64_t first, std::int64_t n, B* 
   for (std::int64_t i = 0; i < n;) {
     const std::int64_t run = std::min(inner_n - idx[rank - 1], n - i);
     const B* s = src + off;
-    for (std::int64_t k = 0; k < run; ++k) dst[i + k] = s[k * inner_s];
+    if (inner_s == 1)
+      std::memcpy(dst + i, s, static_cast<std::size_t>(run) * sizeof(B));
+    else
+      for (std::int64_t k = 0; k < run; ++k) dst[i + k] = s[k * inner_s];
     i += run;
     off += run * inner_s;
     idx[rank - 1] += run;
@@ -153,12 +194,41 @@ void gather(const plan& p, const B* src, std::int64_t first, std::int64_t n, B* 
   }
 }
 
+/// Outputs [o0, o1) of short slices: each slice gathered into a row of the buffer, and a
+/// buffer of rows given to the rows kernel, which stores the winners.
+template <class B>
+void gathered_rows(const job& j, std::int64_t o0, std::int64_t o1) {
+  const plan& p = j.p;
+  constexpr std::int64_t chunk = gather_bytes / std::int64_t(sizeof(B));
+  const std::int64_t n = p.reduce_size, per = chunk / n;
+  row_walk kept;  // the kept dims as an odometer of slice starts
+  for (int d = 0; d < p.kept_extents.size(); ++d) {
+    kept.extents[kept.rank] = p.kept_extents[d];
+    kept.strides[kept.rank++] = p.kept_strides[d];
+  }
+  B buf[chunk];
+  row_cursor cur(kept, o0);
+  for (std::int64_t c0 = o0; c0 < o1; c0 += per) {
+    const std::int64_t c1 = std::min(o1, c0 + per);
+    for (std::int64_t o = c0; o < c1; ++o, cur.next()) gather(p, reinterpret_cast<const B*>(j.at(cur.off)), 0, n, buf + (o - c0) * n);
+    j.k.rows(buf, c1 - c0, n, n, j.o, j.sink_from(c0));
+  }
+}
+
 template <class B>
 void run_gathers(const job& j) {
   const plan& p = j.p;
   constexpr std::int64_t chunk = gather_bytes / std::int64_t(sizeof(B));
   const std::int64_t chunks = (p.reduce_size + chunk - 1) / chunk;
   mark(p.type, path::gathers);
+  if (p.reduce_size * 16 <= chunk && p.outputs >= 16) {  // short slices, many: rows of a buffer
+    mark(p.type, path::gathered_rows);
+    const std::int64_t slice_bytes = p.reduce_size * j.esize;
+    if (!j.parallel(p.outputs * slice_bytes)) return gathered_rows<B>(j, 0, p.outputs);
+    const std::int64_t grain = std::max<std::int64_t>(1, grain_bytes / slice_bytes);
+    return ::tbb::parallel_for(::tbb::blocked_range<std::int64_t>(0, p.outputs, grain),
+                               [&](const ::tbb::blocked_range<std::int64_t>& r) { gathered_rows<B>(j, r.begin(), r.end()); });
+  }
   run_outputs(j, chunks, [&](std::int64_t start, std::int64_t c0, std::int64_t c1) {
     B buf[chunk];
     cand best = j.seed_for(p.reduce_size);
@@ -172,6 +242,38 @@ void run_gathers(const job& j) {
 }
 
 }  // namespace
+
+bool run_rows_merge(const job& j) {
+  const plan& p = j.p;
+  if (p.outputs < 64) return false;  // few outputs: the other traversals split the reduced dims
+  for (int d = 0; d < p.kept_extents.size(); ++d)
+    if (p.kept_strides[d] == 1 || p.kept_strides[d] == -1) return false;  // lanes along it instead
+  int u = -1;
+  for (int d = 0; d < p.reduced_extents.size(); ++d)
+    if (p.reduced_strides[d] == 1) u = d;
+  if (u < 0) return false;
+  const std::int64_t n = p.reduced_extents[u], rows = p.reduce_size / n;
+  if (n < 16 && rows >= 16) return false;  // short rows, many of them: lane blocks do better
+  row_walk w;
+  std::int64_t ps = 1, pos_strides[max_rank];
+  for (int d = p.reduced_extents.size() - 1; d >= 0; --d) pos_strides[d] = ps, ps *= p.reduced_extents[d];
+  for (int d = 0; d < p.reduced_extents.size(); ++d) {
+    if (d == u) continue;
+    w.extents[w.rank] = p.reduced_extents[d];
+    w.strides[w.rank] = p.reduced_strides[d];
+    w.pos_strides[w.rank++] = pos_strides[d];
+  }
+  mark(p.type, path::rows_merge);
+  const std::int64_t slice_bytes = p.reduce_size * j.esize;
+  if (!j.parallel(p.outputs * slice_bytes)) {
+    rows_merge_range(j, u, w, 0, p.outputs);
+    return true;
+  }
+  const std::int64_t grain = std::max<std::int64_t>(1, grain_bytes / slice_bytes);
+  ::tbb::parallel_for(::tbb::blocked_range<std::int64_t>(0, p.outputs, grain),
+                      [&](const ::tbb::blocked_range<std::int64_t>& r) { rows_merge_range(j, u, w, r.begin(), r.end()); });
+  return true;
+}
 
 void run_general(const job& j) {
   int u;

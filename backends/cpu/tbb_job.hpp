@@ -59,7 +59,10 @@ struct job {
 // dim of lanes), runs and gathers (the rest of general).
 /// Runs the plan with the lanes engine when its layout suits it; false otherwise.
 bool run_lanes(const job& j);
-/// General plans the lanes engine does not take.
+/// General plans whose contiguous dim is a reduced one, with many outputs: rows along it,
+/// merged over the other reduced dims. False when the plan is not such.
+bool run_rows_merge(const job& j);
+/// General plans the other traversals do not take.
 void run_general(const job& j);
 
 }  // namespace argx::detail::tbb_backend

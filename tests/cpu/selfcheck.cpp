@@ -299,7 +299,7 @@ std::uint64_t top_bits(const trial& t) {
 /// What a path trial's data holds.
 enum class data { any, nan, one_sign, top_somewhere, all_top };
 /// The view a path trial takes of its C-order buffer.
-enum class view { plain, fortran, flipped, every_second, inner_half };
+enum class view { plain, fortran, flipped, every_second, every_second_inner, inner_half };
 
 /// A shape, view and data that lead the tbb backend to some of its paths.
 struct recipe {
@@ -330,9 +330,11 @@ std::vector<recipe> recipes(argx::dtype t) {
       {"lanes_scalar", {400, 6}, view::inner_half, {0}, data::any},
       {"lanes_combined lanes_rest", {2001, 3}, view::plain, {0}, data::any},
       {"lanes_split_rows", {4000, 100}, view::plain, {0}, data::any},
+      {"rows_merge", {30, 200, 40}, view::plain, {0, 2}, data::any},
       {"runs", {2000, 50}, view::fortran, {}, data::any},
       {"runs_backwards", {100001}, view::flipped, {}, data::any},
       {"gathers", {100001}, view::every_second, {}, data::any},
+      {"gathered_rows", {30001, 6}, view::every_second_inner, {1}, data::any},
   };
 }
 
@@ -369,6 +371,7 @@ void path_trial(argx::dtype t, const recipe& r, int specs) {
       }
       case view::flipped: v = v.flipped(0); break;
       case view::every_second: v = v.sliced(0, 0, r.storage[0], 2); break;
+      case view::every_second_inner: v = v.sliced(v.rank() - 1, 0, r.storage[r.storage.size() - 1], 2); break;
       case view::inner_half: v = v.sliced(v.rank() - 1, 0, r.storage[r.storage.size() - 1] / 2); break;
     }
     tr.extents = v.extents;
