@@ -23,6 +23,7 @@ enum class path : unsigned {
   rows_special,       ///< a row of an across group with NaN, scanned alone
   rows_scan,          ///< a long row, scanned alone
   rows_single,        ///< rows of one element
+  rows_interleaved,   ///< dense rows of 2 to 4 elements, loaded deinterleaved
   // lanes kernel
   lanes_wide,    ///< 4- and 8-byte lanes
   lanes_narrow,  ///< 1- and 2-byte lanes at full width, rows counted in chunks

@@ -364,17 +364,63 @@ class rows_across {
 
 #endif  // ARGX_CPU_LADDER
 
-/// Rows of n contiguous elements each (kernel entry point): across rows when short, one
+/// Dense rows of n = 2, 3 or 4 elements (rows one after the other): a vector's worth of
+/// rows is loaded deinterleaved, so that vector i holds element i of every row, and each
+/// row (lane) keeps its running best over the n vectors, the tie rule a plain > or >=.
+/// Returns how many rows it took (whole vectors of rows; the caller takes the rest).
+template <dtype D>
+std::int64_t rows_interleaved(const dtype_bits_t<D>* data, std::int64_t count, size_t n, order_params o, const sink& out) {
+  using T = dtype_bits_t<D>;
+  const hn::ScalableTag<T> dk;
+  const std::int64_t L = static_cast<std::int64_t>(hn::Lanes(dk));
+  std::int64_t r = 0;
+  if (count < L) return 0;
+  mark(D, path::rows_interleaved);
+  // int64 indices, one after the other, none of them -1 (only an all-NaN row under nan
+  // ignore has that): the indices are all there is to store.
+  const bool plain = !out.values && !out.int32 && out.step == 1 && !(dtype_traits<D>::is_float && o.keys.nan_ignore);
+  with_keyer<D>(dk, o.keys, [&](const auto& key) {
+    HWY_ALIGN T keys[HWY_MAX_BYTES / sizeof(T)], idx[HWY_MAX_BYTES / sizeof(T)];
+    for (; r + L <= count; r += L) {
+      const T* p = data + r * static_cast<std::int64_t>(n);
+      hn::Vec<decltype(dk)> v[4];
+      if (n == 2) hn::LoadInterleaved2(dk, p, v[0], v[1]);
+      else if (n == 3) hn::LoadInterleaved3(dk, p, v[0], v[1], v[2]);
+      else hn::LoadInterleaved4(dk, p, v[0], v[1], v[2], v[3]);
+      auto best = key(v[0]), at = hn::Zero(dk);
+      for (size_t i = 1; i < n; ++i) {
+        const auto k = key(v[i]);
+        const auto take = o.ties_last ? hn::Not(hn::Lt(k, best)) : hn::Gt(k, best);
+        at = hn::IfThenElse(take, hn::Set(dk, static_cast<T>(i)), at);
+        best = hn::Max(best, k);
+      }
+      hn::Store(at, dk, idx);
+      if (plain) {  // indices only: widened in a loop that vectorises
+        std::int64_t* dst = static_cast<std::int64_t*>(out.indices) + out.at(r);
+        for (std::int64_t i = 0; i < L; ++i) dst[i] = idx[i];
+        continue;
+      }
+      hn::Store(best, dk, keys);
+      // The lane key is 0 exactly for the all-NaN key, as order_key's: store reads only that.
+      for (std::int64_t i = 0; i < L; ++i)
+        store<D>(out, out.at(r + i), cand{keys[i], idx[i]}, p[i * static_cast<std::int64_t>(n) + idx[i]], o.keys);
+    }
+  });
+  return r;
+}
+
+/// Rows of n contiguous elements each: deinterleaved when dense and of 2 to 4 elements
+/// (unless `interleaved_done`: those rows are taken), across rows when short, one
 /// contig_scan per row otherwise.
 template <dtype D>
-void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::int64_t n, order_params o,
-          const sink& out) {
+void rows_from(const void* data, std::int64_t count, std::int64_t row_stride, std::int64_t n, order_params o,
+               const sink& out, bool interleaved_done) {
   using T = dtype_bits_t<D>;
   if (row_stride < 0 && count > 1) {  // rows going down in memory: taken up, outputs backwards
     sink up = out;
     up.first = out.at(count - 1);
     up.step = -out.step;
-    return rows<D>(static_cast<const T*>(data) + (count - 1) * row_stride, count, -row_stride, n, o, up);
+    return rows_from<D>(static_cast<const T*>(data) + (count - 1) * row_stride, count, -row_stride, n, o, up, interleaved_done);
   }
   contig_scan<D> scan(o);
   const T* base = static_cast<const T*>(data);
@@ -385,6 +431,13 @@ void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::in
       store<D>(out, out.at(r), cand{order_key<D>(v, o.keys), 0}, v, o.keys);
     }
     return;
+  }
+  if (row_stride == n && n <= 4 && out.keys == nullptr && !interleaved_done) {
+    const std::int64_t done = rows_interleaved<D>(base, count, static_cast<size_t>(n), o, out);
+    if (done == count) return;
+    sink rest = out;
+    rest.first = out.at(done);
+    return rows_from<D>(base + done * n, count - done, row_stride, n, o, rest, true);
   }
 #if ARGX_CPU_LADDER
   const size_t L = hn::Lanes(hn::CappedTag<T, 32 / sizeof(T)>());
@@ -418,6 +471,13 @@ void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::in
     store<D>(out, out.at(r), cand{c.key, c.pos}, row[c.pos], o.keys);
     ahead = !o.ties_last && c.key == top ? std::min<std::int64_t>(prefetch_bytes, 64) : prefetch_bytes;
   }
+}
+
+/// Rows kernel entry point; see dtype_kernels::rows.
+template <dtype D>
+void rows(const void* data, std::int64_t count, std::int64_t row_stride, std::int64_t n, order_params o,
+          const sink& out) {
+  rows_from<D>(data, count, row_stride, n, o, out, false);
 }
 
 }  // namespace argx::detail::cpu::simd::HWY_NAMESPACE

@@ -109,11 +109,17 @@ void run_runs(const job& j, int u, const row_walk& w) {
         best = j.better(best, j.k.contig(j.at(start + cur.off + i0), i1 - i0, cur.pos + i0, o, best));
         continue;
       }
-      // Coordinates [i0, i1) of the run: forwards from i0, or backwards from i1 - 1.
-      const std::int64_t at = start + cur.off + (backwards ? -(i1 - 1) : i0);
-      const cand c = j.k.contig(j.at(at), i1 - i0, 0, o, cand{0, 0});
-      const std::int64_t i = backwards ? i1 - 1 - c.pos : i0 + c.pos;
-      best = j.better(best, cand{c.key, cur.pos + i * pos_u});
+      // Coordinates [i0, i1) of the run: forwards from i0, or backwards from i1 - 1. Runs
+      // read backwards in position order go in steps, so that a top key ends them.
+      const std::int64_t step = backwards && pos_u == 1 ? std::max<std::int64_t>(1, 16384 / j.esize) : i1 - i0;
+      for (std::int64_t a = i0; a < i1 && !(backwards && pos_u == 1 && j.stops(best)); a += step) {
+        const std::int64_t b = std::min(i1, a + step);
+        const std::int64_t at = start + cur.off + (backwards ? -(b - 1) : a);
+        const cand c = j.k.contig(j.at(at), b - a, 0, o, cand{0, 0});
+        const std::int64_t i = backwards ? b - 1 - c.pos : a + c.pos;
+        best = j.better(best, cand{c.key, cur.pos + i * pos_u});
+      }
+      if (backwards && pos_u == 1 && j.stops(best)) break;
     }
     return best;
   });
@@ -207,10 +213,16 @@ void gathered_rows(const job& j, std::int64_t o0, std::int64_t o1) {
     kept.strides[kept.rank++] = p.kept_strides[d];
   }
   B buf[chunk];
+  std::int64_t offset[chunk / 16];  // of each position of a slice, from the slice's start
+  for (std::int64_t i = 0; i < n; ++i) offset[i] = reduced_offset(p, i);
   row_cursor cur(kept, o0);
   for (std::int64_t c0 = o0; c0 < o1; c0 += per) {
     const std::int64_t c1 = std::min(o1, c0 + per);
-    for (std::int64_t o = c0; o < c1; ++o, cur.next()) gather(p, reinterpret_cast<const B*>(j.at(cur.off)), 0, n, buf + (o - c0) * n);
+    for (std::int64_t o = c0; o < c1; ++o, cur.next()) {
+      const B* src = reinterpret_cast<const B*>(j.at(cur.off));
+      B* dst = buf + (o - c0) * n;
+      for (std::int64_t i = 0; i < n; ++i) dst[i] = src[offset[i]];
+    }
     j.k.rows(buf, c1 - c0, n, n, j.o, j.sink_from(c0));
   }
 }

@@ -156,9 +156,9 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
   }
   for (int i = 0; i < kept; ++i)
     if (!used[i] && all[i].extent > 1) l.item_dims[l.item_rank++] = all[i], l.items *= all[i].extent;
-  // Lanes of a reduced dim too few for a vector of 128 bits: gathering the slices into
-  // buffers (tbb_general.cpp) reads them faster than one lane key at a time.
-  if (l.block[0].reduced && l.lanes * j.esize < 16) return false;
+  // Lanes too few for a vector of 128 bits: gathering the slices into buffers
+  // (tbb_general.cpp) reads them faster than one lane key at a time.
+  if (l.lanes * j.esize < 16) return false;
   // Tiles: the whole block, or runs of its last dim (a kept one) with all the dims below.
   if (!l.whole()) max_lanes = std::min(max_lanes, partial_lanes);
   if (l.lanes <= max_lanes) {
