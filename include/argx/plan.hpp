@@ -113,7 +113,7 @@ inline plan make_plan(const tensor_view& x, op o, const spec& s) {
                                              " is not a supported dtype");
 
   // Element count, byte size and the furthest offset must all fit in int64.
-  std::int64_t count = 1, nonzero_count = 1, span = 0;
+  std::int64_t count = 1, nonzero_count = 1, span = 0, below = 0;  // below: reach of the negative strides
   for (int d = 0; d < rank; ++d) {
     const std::int64_t n = x.extents[d];
     if (n < 0) throw error(errc::bad_shape, "input extent " + std::to_string(d) + " is negative (" + std::to_string(n) + ")");
@@ -125,6 +125,7 @@ inline plan make_plan(const tensor_view& x, op o, const spec& s) {
     if (detail::mul_overflows(nonzero_count, n, nonzero_count) || detail::mul_overflows(st, n - 1, reach) ||
         __builtin_add_overflow(span, reach, &span))
       throw error(errc::shape_overflow, "input shape overflows 64-bit element counts or offsets");
+    if (x.strides[d] < 0) below += reach;  // <= span: cannot overflow
   }
   if (count != 0) count = nonzero_count;
   std::int64_t bytes, reachable;
@@ -179,6 +180,17 @@ inline plan make_plan(const tensor_view& x, op o, const spec& s) {
   // Stride-0 dims make any output count possible: its index buffer must still be addressable.
   (void)detail::output_bytes(outputs, s.index == index_type::int64 ? dtype::i64 : dtype::i32, "index");
   if (count > 0 && x.data == nullptr) throw error(errc::bad_argument, "input data pointer is null");
+  if (count > 0) {
+    // Every element read lies in [data - below, data + (span - below)] elements: inside the
+    // address space, or the pointer and strides describe no memory at all. (The byte sizes
+    // fit: (span + 1) * element size was checked above.)
+    const auto addr = reinterpret_cast<std::uintptr_t>(x.data);
+    const auto elem = static_cast<std::uintptr_t>(size_of(x.type));
+    const auto low = static_cast<std::uintptr_t>(below) * elem, high = static_cast<std::uintptr_t>(span - below + 1) * elem;
+    if (addr < low || std::numeric_limits<std::uintptr_t>::max() - addr < high)
+      throw error(errc::bad_argument, "input view reaches outside the address space (its data pointer and strides "
+                                      "describe no memory)");
+  }
 
   p.outputs = outputs;
   p.reduce_size = reduce_size;

@@ -125,13 +125,15 @@ inline int checked_dim(int dim, int rank, const char* what) {
                                    std::to_string(rank));
   return dim < 0 ? dim + rank : dim;
 }
-// p moved by `steps` strides of `stride` elements; shape_overflow when the byte offset does not fit.
+// p moved by `steps` strides of `stride` elements; shape_overflow when the byte offset does
+// not fit. The address is computed as an integer: a view may describe memory that does not
+// exist (make_plan refuses to read it), and describing it must not be undefined behaviour.
 inline const void* offset_bytes(const void* p, std::int64_t steps, std::int64_t stride, argx::dtype t, const char* what) {
   std::int64_t elements, bytes;
   if (__builtin_mul_overflow(steps, stride, &elements) ||
       __builtin_mul_overflow(elements, static_cast<std::int64_t>(size_of(t)), &bytes))
     throw error(errc::shape_overflow, std::string(what) + ": the view's offset overflows 64 bits");
-  return static_cast<const char*>(p) + bytes;
+  return reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(bytes));
 }
 }  // namespace detail
 

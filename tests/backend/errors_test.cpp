@@ -233,6 +233,14 @@ TEST_CASE("errors: bad_argument") {
   v.data = nullptr;  // elements to read but no pointer
   CHECK(reduce_error(g, v, g.index_out({2}), nullptr, argx::spec{.dims = {1}}) == "bad_argument");
   CHECK(result_error(v, {}) == "bad_argument");
+  // A pointer and strides that reach below address 0 or past the end of the address space
+  // describe no memory: refused, never read.
+  const auto low = argx::make_view(reinterpret_cast<const void*>(std::uintptr_t{64}), dtype::f32, {2, 40}, {-40, 1});
+  CHECK(reduce_error(g, low, g.index_out({2}), nullptr, argx::spec{.dims = {1}}) == "bad_argument");
+  const auto high = argx::make_view(reinterpret_cast<const void*>(std::numeric_limits<std::uintptr_t>::max() - 31),
+                                    dtype::f64, {2, 3}, {3, 1});
+  CHECK(reduce_error(g, high, g.index_out({2}), nullptr, argx::spec{.dims = {1}}) == "bad_argument");
+  CHECK(result_error(high, {}) == "bad_argument");
   // With nothing to read, a null input is fine.
   const auto empty = argx::make_view(static_cast<const void*>(nullptr), dtype::f32, {0, 3}, {3, 1});
   CHECK(reduce_error(g, empty, g.index_out({0}), nullptr, argx::spec{.dims = {1}}) == "no error");

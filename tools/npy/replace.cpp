@@ -42,9 +42,11 @@ std::string sibling_name(const std::string& target, const char* role) {
   static std::atomic<unsigned> counter{0};
   static thread_local std::mt19937_64 rng{std::random_device{}()};
   const fs::path t(target);
-  return (t.parent_path() / ("." + t.filename().string() + ".argx-" + role + "-" + std::to_string(::getpid()) + "-" +
-                             std::to_string(counter++) + "-" + std::to_string(rng() % 1000000)))
-      .string();
+  std::string name = ".";
+  name += t.filename().string();
+  name += std::string(".argx-") + role + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" +
+          std::to_string(rng() % 1000000);
+  return (t.parent_path() / name).string();
 }
 
 // One regular file on its way into place.
@@ -60,6 +62,8 @@ struct staged {
 void write_temporary(staged& s, const std::vector<unsigned char>& bytes, const std::string& path) {
   struct stat old;
   s.had_target = ::stat(s.target.c_str(), &old) == 0;
+  // A file we may not write stays as it is, as it would for an in-place write (np.save).
+  if (s.had_target && ::access(s.target.c_str(), W_OK) != 0) io_error("cannot write " + path, errno);
   int fd = -1;
   for (int attempt = 0; fd < 0; ++attempt) {
     s.temp = sibling_name(s.target, "tmp");

@@ -309,15 +309,13 @@ std::vector<std::string> names_in(const std::filesystem::path& dir) {
   return out;
 }
 
-// Runs f in a child process whose files may not grow past `limit` bytes (as on a full
-// disk, writes fail: EFBIG) and returns the error code f raised, or "none".
-std::string code_with_file_size_limit(rlim_t limit, const std::function<void()>& f) {
+// Runs setup() and then f() in a child process and returns the error code f raised, or
+// "none" ("setup" when setup failed).
+std::string code_in_child(const std::function<bool()>& setup, const std::function<void()>& f) {
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
-    std::signal(SIGXFSZ, SIG_IGN);
-    const struct rlimit rl{limit, limit};
-    ::setrlimit(RLIMIT_FSIZE, &rl);
+    if (!setup()) ::_exit(102);
     int status = 100;
     try {
       f();
@@ -332,7 +330,24 @@ std::string code_with_file_size_limit(rlim_t limit, const std::function<void()>&
   ::waitpid(pid, &status, 0);
   REQUIRE(WIFEXITED(status));
   const int code = WEXITSTATUS(status);
-  return code == 100 ? "none" : code == 101 ? "foreign" : argx::to_string(static_cast<errc>(code));
+  return code == 100 ? "none" : code == 101 ? "foreign" : code == 102 ? "setup" : argx::to_string(static_cast<errc>(code));
+}
+
+// f in a child whose files may not grow past `limit` bytes: as on a full disk, writes fail
+// (EFBIG).
+std::string code_with_file_size_limit(rlim_t limit, const std::function<void()>& f) {
+  return code_in_child(
+      [&] {
+        std::signal(SIGXFSZ, SIG_IGN);
+        const struct rlimit rl{limit, limit};
+        return ::setrlimit(RLIMIT_FSIZE, &rl) == 0;
+      },
+      f);
+}
+
+// f in a child without root's right to write any file (user and group nobody when root).
+std::string code_as_unprivileged(const std::function<void()>& f) {
+  return code_in_child([] { return ::geteuid() != 0 || (::setgid(65534) == 0 && ::setuid(65534) == 0); }, f);
 }
 
 }  // namespace
@@ -448,6 +463,12 @@ TEST_CASE("write: links are written through, permissions kept, devices written i
   REQUIRE(::stat(target.c_str(), &st) == 0);
   CHECK((st.st_mode & 07777) == 0640);
   CHECK(npy::destination(link) == npy::destination(target));
+  // A file we may not write is not replaced, even in a directory we may write.
+  REQUIRE(::chmod(dir.path.c_str(), 0777) == 0);
+  REQUIRE(::chmod(target.c_str(), 0444) == 0);
+  CHECK(code_as_unprivileged([&] { npy::write(link, argx::make_view(v, {1})); }) == "io_failure");
+  CHECK(npy::read(target).extents == argx::shape{2});
+  REQUIRE(::chmod(target.c_str(), 0640) == 0);
   CHECK(npy::destination("/dev/null").empty());
   npy::write("/dev/null", argx::make_view(v, {2}));
 
@@ -462,7 +483,7 @@ TEST_CASE("write: links are written through, permissions kept, devices written i
   }
   CHECK(slurp(target) == before);
   // A directory or a missing directory is no place for a file.
-  for (const std::string bad : {dir.path.string(), (dir.path / "missing" / "x.npy").string(), dir.path.string() + "/."}) {
+  for (const std::string& bad : {dir.path.string(), (dir.path / "missing" / "x.npy").string(), dir.path.string() + "/."}) {
     CAPTURE(bad);
     try {
       (void)npy::destination(bad);
