@@ -64,7 +64,7 @@ def check_slices(tmp, rng):
     np.save(src, a)
     out = os.path.join(tmp, "s_i.npy")
     cases = 0
-    for _ in range(300):
+    for _ in range(150):
         dim = int(rng.integers(0, 2))
         start, stop, step = (bounds[rng.integers(len(bounds))], bounds[rng.integers(len(bounds))],
                              steps[rng.integers(len(steps))])
