@@ -1,0 +1,92 @@
+"""argx: argmax and argmin over arrays of any shape, on the CPU or an NVIDIA GPU, with one
+answer on every backend (ties and NaN included).
+
+Takes numpy arrays, torch tensors, CuPy arrays and any object with DLPack or the array
+interface, in place (no copy, whatever the strides), and returns the same kind of array on
+the same device. CUDA arrays are reduced on the caller's current stream.
+"""
+
+from . import _core
+from ._errors import (ERROR_TYPES, BackendUnavailableError, BadArgumentError, BadDimError, BadNpyError,
+                      BadOutputError, BadShapeError, CudaError, DuplicateDimError, EmptyReductionError, Error,
+                      IndexOverflowError, IOFailureError, OutOfMemoryError, ShapeOverflowError, UnsupportedDtypeError,
+                      WrongMemorySpaceError)
+from ._frameworks import framework_for as _framework_for
+
+__version__ = _core.version
+
+_core.set_error_types(ERROR_TYPES)
+_core.set_framework_lookup(_framework_for)
+_reduce = _core.reduce
+
+
+def argmax(x, dim=None, *, keepdim=False, nan="propagate", ties="first", abs=False, out=None, values=False,
+           backend="auto", stream=None):
+    """Index of the largest element of ``x``, over every dim or along ``dim``.
+
+    x        numpy array, torch tensor, CuPy array, or any object with DLPack
+             (``__dlpack__``) or the array interface; read in place, any strides.
+    dim      None: every dim (a flat row-major index, as numpy's ``axis=None``); an int
+             (numpy ``axis``, torch ``dim``; negative counts from the end); a tuple of ints
+             (several dims: the index is row-major over those dims, in ascending order).
+    keepdim  reduced dims stay with extent 1.
+    nan      "propagate" (numpy/torch: the first NaN wins) or "ignore" (numpy nanargmax;
+             an all-NaN slice gives -1).
+    ties     "first" (numpy/torch) or "last": which of equal elements wins.
+    abs      compare |x| (BLAS i?amax); the value returned keeps its sign.
+    out      an int64 (or int32) array of the output shape to write the indices into;
+             with values=True, a pair (indices or None, values or None).
+    values   also return the winning elements, bit for bit: (indices, values).
+    backend  "auto" (CUDA memory: cuda; host memory: the best CPU backend), "seq", "par",
+             "tbb", "cuda", "thrust".
+    stream   the CUDA stream to run on (an int handle, torch.cuda.Stream or cupy.cuda.Stream);
+             default: the array's framework's current stream.
+
+    Returns an int64 array of the output shape (0-d when every dim is reduced), of x's kind
+    on x's device. Raises an argx.Error subclass (with ``.code``) before anything is written.
+    """
+    return _reduce(x, "argmax", dim, keepdim, nan, ties, abs, out, values, backend, stream)
+
+
+def argmin(x, dim=None, *, keepdim=False, nan="propagate", ties="first", abs=False, out=None, values=False,
+           backend="auto", stream=None):
+    """Index of the smallest element of ``x``; the arguments are argmax's. Under nan="propagate"
+    the first NaN still wins (as in numpy and torch)."""
+    return _reduce(x, "argmin", dim, keepdim, nan, ties, abs, out, values, backend, stream)
+
+
+def describe(x):
+    """How argx sees ``x`` without copying it: a dict of data (the address of element 0),
+    dtype, shape, strides (in elements), device, writable and protocol (dlpack,
+    array_interface or cuda_array_interface)."""
+    return _core.describe(x)
+
+
+def available(backend):
+    """Whether a backend ("seq", "par", "tbb", "cuda", "thrust", "auto") is built and usable here."""
+    return _core.available(backend)
+
+
+def gpus():
+    """The CUDA devices argx can use: a list of dicts (ordinal, name, compute_capability,
+    multiprocessors, memory_bytes); empty without CUDA or without a GPU."""
+    return _core.gpus()
+
+
+def built_with_cuda():
+    """Whether this argx was compiled with its CUDA backend."""
+    return _core.built_with_cuda()
+
+
+def cpu_simd_target():
+    """The instruction set of the tbb backend's SIMD kernels here ("AVX2", "AVX3", "NEON", ...;
+    "plain" without SIMD kernels; "" without oneTBB)."""
+    return _core.cpu_simd_target()
+
+
+__all__ = ["argmax", "argmin", "describe", "available", "gpus", "built_with_cuda", "cpu_simd_target", "Error",
+           "EmptyReductionError", "BadDimError", "DuplicateDimError", "BadShapeError", "UnsupportedDtypeError",
+           "ShapeOverflowError", "IndexOverflowError", "BadOutputError", "BadArgumentError", "BackendUnavailableError",
+           "WrongMemorySpaceError", "CudaError", "OutOfMemoryError", "BadNpyError", "IOFailureError", "testing"]
+
+from . import testing  # noqa: E402  (uses the module above)

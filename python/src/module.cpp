@@ -1,0 +1,48 @@
+// argx._core: the nanobind extension behind the argx Python package. The public API, its
+// docs and defaults live in argx/__init__.py; this module holds what must be C++.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <argx/argx.hpp>
+
+#include "errors.hpp"
+#include "framework.hpp"
+#include "reduce_binding.hpp"
+#include "testing_binding.hpp"
+
+namespace nb = nanobind;
+namespace py = argx::python;
+
+NB_MODULE(_core, m) {
+  m.doc() = "argx's C++ core (use the argx package)";
+  m.attr("version") = argx::version_string;
+  // Positional, from argx/__init__.py; None is a valid value of every object argument.
+  m.def("reduce", &py::reduce, nb::arg("x"), nb::arg("op"), nb::arg("dim").none(), nb::arg("keepdim"), nb::arg("nan"),
+        nb::arg("ties"), nb::arg("abs"), nb::arg("out").none(), nb::arg("values"), nb::arg("backend"),
+        nb::arg("stream").none());
+  m.def("describe", &py::describe);
+  m.def("set_error_types", &py::set_error_types);
+  m.def("set_framework_lookup", &py::set_framework_lookup);
+  m.def("available", [](const std::string& name) {
+    const auto p = argx::policy::from_name(name);
+    if (!p) throw argx::error(argx::errc::bad_argument, "unknown backend \"" + name + "\"");
+    return argx::available(*p);
+  });
+  m.def("built_with_cuda", &argx::built_with_cuda);
+  m.def("cpu_simd_target", &argx::cpu_simd_target);
+  m.def("gpus", [] {
+    nb::list out;
+    for (const auto& g : argx::gpus()) {
+      nb::dict d;
+      d["ordinal"] = g.ordinal;
+      d["name"] = g.name;
+      d["compute_capability"] = nb::make_tuple(g.compute_major, g.compute_minor);
+      d["multiprocessors"] = g.multiprocessors;
+      d["memory_bytes"] = g.memory_bytes;
+      out.append(d);
+    }
+    return out;
+  });
+  py::bind_testing(m);
+}
