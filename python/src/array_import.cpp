@@ -18,6 +18,12 @@ static_assert(std::endian::native == std::endian::little, "argx's Python package
 
 std::string type_text(nb::handle obj) { return nb::type_name(obj.type()).c_str(); }
 
+std::string str_text(nb::handle obj) {
+  nb::object s = nb::steal(PyObject_Str(obj.ptr()));
+  if (!s.is_valid()) throw nb::python_error();
+  return PyUnicode_AsUTF8(s.ptr());
+}
+
 // Interned attribute names and the keyword tuple of `__dlpack__(stream=...)`.
 struct names {
   nb::object dlpack = nb::steal(PyUnicode_InternFromString("__dlpack__"));
@@ -139,7 +145,7 @@ imported_array from_dlpack(nb::handle obj, bool has_device, const stream_choice&
   }
   const auto type = dtype_from_dlpack(t.dtype);
   if (!type) {
-    const std::string dt = nb::hasattr(obj, "dtype") ? std::string(nb::str(obj.attr("dtype")).c_str())
+    const std::string dt = nb::hasattr(obj, "dtype") ? str_text(obj.attr("dtype"))
                                                      : "DLPack code " + std::to_string(t.dtype.code) + ", " +
                                                            std::to_string(t.dtype.bits) + " bits";
     throw error(errc::unsupported_dtype, type_text(obj) + " of dtype " + dt + ": argx reduces bool, integers of 8 to 64 "

@@ -8,6 +8,7 @@
 
 #include "errors.hpp"
 #include "framework.hpp"
+#include "reduce_args.hpp"
 #include "reduce_binding.hpp"
 #include "testing_binding.hpp"
 
@@ -17,12 +18,21 @@ namespace py = argx::python;
 NB_MODULE(_core, m) {
   m.doc() = "argx's C++ core (use the argx package)";
   m.attr("version") = argx::version_string;
-  // Positional, from argx/__init__.py; None is a valid value of every object argument.
-  m.def("reduce", &py::reduce, nb::arg("x"), nb::arg("op"), nb::arg("dim").none(), nb::arg("keepdim"), nb::arg("nan"),
-        nb::arg("ties"), nb::arg("abs"), nb::arg("out").none(), nb::arg("values"), nb::arg("backend"),
-        nb::arg("stream").none());
+  // Positional, from argx/__init__.py. Every argument is an object (None included): bad values
+  // are argx errors, not binding errors, and flags take any truth value.
+  m.def(
+      "reduce",
+      [](nb::handle x, nb::handle op, nb::handle dim, nb::handle keepdim, nb::handle nan, nb::handle ties,
+         nb::handle abs, nb::handle out, nb::handle values, nb::handle backend, nb::handle stream) {
+        return py::reduce(x, op, dim, py::truth(keepdim), nan, ties, py::truth(abs), out, py::truth(values), backend,
+                          stream);
+      },
+      nb::arg("x").none(), nb::arg("op").none(), nb::arg("dim").none(), nb::arg("keepdim").none(),
+      nb::arg("nan").none(), nb::arg("ties").none(), nb::arg("abs").none(), nb::arg("out").none(),
+      nb::arg("values").none(), nb::arg("backend").none(), nb::arg("stream").none());
   m.def("describe", &py::describe);
   m.def("set_error_types", &py::set_error_types);
+  m.attr("error_codes") = py::error_codes();
   m.def("set_framework_lookup", &py::set_framework_lookup);
   m.def("available", [](const std::string& name) {
     const auto p = argx::policy::from_name(name);

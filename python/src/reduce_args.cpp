@@ -83,6 +83,12 @@ std::optional<std::uintptr_t> caller_stream(nb::handle stream) {
   return static_cast<std::uintptr_t>(v);
 }
 
+bool truth(nb::handle flag) {
+  const int t = PyObject_IsTrue(flag.ptr());
+  if (t < 0) throw nb::python_error();
+  return t != 0;
+}
+
 argx::op make_op(nb::handle name) {
   const std::string_view o = text(name, "op");
   if (o == "argmax") return op::argmax;

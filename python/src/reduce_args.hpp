@@ -23,6 +23,9 @@ argx::policy make_policy(nb::handle backend, std::uintptr_t stream);
 /// (its cuda_stream) or a cupy.cuda.Stream (its ptr).
 std::optional<std::uintptr_t> caller_stream(nb::handle stream);
 
+/// Python's truth value of a flag (keepdim=1, abs=np.True_, ...).
+bool truth(nb::handle flag);
+
 /// argx's op from its Python name ("argmax", "argmin").
 argx::op make_op(nb::handle name);
 

@@ -107,11 +107,27 @@ void bind_testing(nb::module_& m) {
       .def("__bool__", [](const report& r) { return r.equal; })
       .def("__str__", &report::to_string)
       .def("__repr__", [](const report& r) { return "<argx.testing.Report: " + r.to_string() + ">"; });
-  m.def("compare", &compare, nb::arg("x"), nb::arg("op"), nb::arg("dim").none(), nb::arg("keepdim"), nb::arg("nan"),
-        nb::arg("ties"), nb::arg("abs"), nb::arg("indices"), nb::arg("values").none(), nb::arg("reference").none());
-  m.def("compare_answers", &compare_answers, nb::arg("x"), nb::arg("op"), nb::arg("dim").none(), nb::arg("keepdim"),
-        nb::arg("nan"), nb::arg("ties"), nb::arg("abs"), nb::arg("expected_indices"), nb::arg("expected_values").none(),
-        nb::arg("actual_indices"), nb::arg("actual_values").none(), nb::arg("expected_name"), nb::arg("actual_name"));
+  m.def(
+      "compare",
+      [](nb::handle x, nb::handle op, nb::handle dim, nb::handle keepdim, nb::handle nan, nb::handle ties,
+         nb::handle abs, nb::handle indices, nb::handle values, nb::handle reference) {
+        return compare(x, op, dim, truth(keepdim), nan, ties, truth(abs), indices, values, reference);
+      },
+      nb::arg("x").none(), nb::arg("op").none(), nb::arg("dim").none(), nb::arg("keepdim").none(),
+      nb::arg("nan").none(), nb::arg("ties").none(), nb::arg("abs").none(), nb::arg("indices"),
+      nb::arg("values").none(), nb::arg("reference").none());
+  m.def(
+      "compare_answers",
+      [](nb::handle x, nb::handle op, nb::handle dim, nb::handle keepdim, nb::handle nan, nb::handle ties,
+         nb::handle abs, nb::handle expected_indices, nb::handle expected_values, nb::handle actual_indices,
+         nb::handle actual_values, std::string expected_name, std::string actual_name) {
+        return compare_answers(x, op, dim, truth(keepdim), nan, ties, truth(abs), expected_indices, expected_values,
+                               actual_indices, actual_values, std::move(expected_name), std::move(actual_name));
+      },
+      nb::arg("x").none(), nb::arg("op").none(), nb::arg("dim").none(), nb::arg("keepdim").none(),
+      nb::arg("nan").none(), nb::arg("ties").none(), nb::arg("abs").none(), nb::arg("expected_indices"),
+      nb::arg("expected_values").none(), nb::arg("actual_indices"), nb::arg("actual_values").none(),
+      nb::arg("expected_name"), nb::arg("actual_name"));
   m.def("format_element", &format_element);
 }
 
