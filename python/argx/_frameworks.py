@@ -77,13 +77,11 @@ class _Cupy:
         self._cupy = cupy
 
     prepare = None
+    export_current = None  # __dlpack__(stream=current) is cheap in CuPy: it only compares the streams
 
     def current_stream(self, x, device):
         with self._cupy.cuda.Device(device):
             return self._cupy.cuda.get_current_stream().ptr
-
-    def export_current(self, x):
-        return x.toDlpack()
 
     def empty(self, x, shape, like_x):
         with x.device:

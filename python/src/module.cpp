@@ -10,6 +10,7 @@
 #include "framework.hpp"
 #include "reduce_args.hpp"
 #include "reduce_binding.hpp"
+#include "docs.hpp"
 #include "testing_binding.hpp"
 
 namespace nb = nanobind;
@@ -18,18 +19,26 @@ namespace py = argx::python;
 NB_MODULE(_core, m) {
   m.doc() = "argx's C++ core (use the argx package)";
   m.attr("version") = argx::version_string;
-  // Positional, from argx/__init__.py. Every argument is an object (None included): bad values
+  // argmax and argmin are these functions themselves (no Python wrapper: a frame costs as much
+  // as a tenth of a small reduction). Every argument is an object, None included: bad values
   // are argx errors, not binding errors, and flags take any truth value.
-  m.def(
-      "reduce",
-      [](nb::handle x, nb::handle op, nb::handle dim, nb::handle keepdim, nb::handle nan, nb::handle ties,
-         nb::handle abs, nb::handle out, nb::handle values, nb::handle backend, nb::handle stream) {
-        return py::reduce(x, op, dim, py::truth(keepdim), nan, ties, py::truth(abs), out, py::truth(values), backend,
-                          stream);
-      },
-      nb::arg("x").none(), nb::arg("op").none(), nb::arg("dim").none(), nb::arg("keepdim").none(),
-      nb::arg("nan").none(), nb::arg("ties").none(), nb::arg("abs").none(), nb::arg("out").none(),
-      nb::arg("values").none(), nb::arg("backend").none(), nb::arg("stream").none());
+  for (const char* op : {"argmax", "argmin"}) {
+    const std::string name = op;
+    m.def(
+        op,
+        [name](nb::handle x, nb::handle dim, nb::handle keepdim, nb::handle nan, nb::handle ties, nb::handle abs,
+               nb::handle out, nb::handle values, nb::handle backend, nb::handle stream) {
+          return py::reduce(x, name == "argmax" ? argx::op::argmax : argx::op::argmin, dim, py::truth(keepdim), nan,
+                            ties, py::truth(abs), out, py::truth(values), backend, stream);
+        },
+        nb::arg("x").none(), nb::arg("dim").none() = nb::none(), nb::kw_only(), nb::arg("keepdim").none() = false,
+        nb::arg("nan").none() = "propagate", nb::arg("ties").none() = "first", nb::arg("abs").none() = false,
+        nb::arg("out").none() = nb::none(), nb::arg("values").none() = false, nb::arg("backend").none() = "auto",
+        nb::arg("stream").none() = nb::none(),
+        nb::sig(("def " + name + "(x, dim=None, *, keepdim=False, nan='propagate', ties='first', abs=False, out=None, "
+                 "values=False, backend='auto', stream=None)").c_str()),
+        name == "argmax" ? py::argmax_doc : py::argmin_doc);
+  }
   m.def("describe", &py::describe);
   m.def("set_error_types", &py::set_error_types);
   m.attr("error_codes") = py::error_codes();

@@ -51,9 +51,8 @@ void split_out(nb::handle out, bool values, nb::handle& indices, nb::handle& val
 
 }  // namespace
 
-nb::object reduce(nb::handle x, nb::handle op, nb::handle dim, bool keepdim, nb::handle nan, nb::handle ties, bool abs,
+nb::object reduce(nb::handle x, argx::op o, nb::handle dim, bool keepdim, nb::handle nan, nb::handle ties, bool abs,
                   nb::handle out, bool values, nb::handle backend, nb::handle stream) {
-  const argx::op o = make_op(op);
   argx::spec s = make_spec(dim, keepdim, nan, ties, abs);
   const framework& fw = framework_of(x);
   const nb::object arr = prepared(fw, x);

@@ -4,13 +4,15 @@
 
 #include <nanobind/nanobind.h>
 
+#include <argx/spec.hpp>
+
 namespace argx::python {
 
 namespace nb = nanobind;
 
 /// Validates everything, allocates the outputs (unless `out` gives them), then reduces with
 /// the GIL released. Returns the indices, or (indices, values) when `values` is set.
-nb::object reduce(nb::handle x, nb::handle op, nb::handle dim, bool keepdim, nb::handle nan, nb::handle ties, bool abs,
+nb::object reduce(nb::handle x, argx::op op, nb::handle dim, bool keepdim, nb::handle nan, nb::handle ties, bool abs,
                   nb::handle out, bool values, nb::handle backend, nb::handle stream);
 
 /// {"data", "dtype", "shape", "strides" (elements), "device", "writable", "protocol"}.
