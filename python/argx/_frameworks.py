@@ -2,9 +2,10 @@
 
 For every array type, ``framework_for`` gives an adapter that argx's C++ core asks:
 ``prepare(x)`` (None, or a callable making x exportable), ``current_stream(x, device)``
-(the CUDA stream the caller's work is on), ``export_current(x)`` (None, or a callable
-returning a DLPack capsule to read on that current stream: the work is already ordered
-there, so the framework's own stream handshake is skipped), ``empty(x, shape, like_x)``
+(the CUDA stream the caller's work is on), ``export_current(x)`` (None, or the framework's
+DLPack export with no stream handshake, used for host memory and for CUDA memory read on
+that current stream, where the framework's work is already ordered; it saves the
+``__dlpack_device__`` call and the handshake), ``empty(x, shape, like_x)``
 (a new array of the same kind on the same device: int64 indices, or x's dtype for values;
 ``empty_direct`` and ``index_dtype``, where set, let the core call numpy.empty itself)
 and, for argx.testing, ``to_numpy(a)`` (an answer brought to the host).
@@ -19,21 +20,30 @@ from ._errors import BadArgumentError
 _INT64 = np.dtype(np.int64)
 
 
-class _Numpy:
-    name = "numpy"
+class _Adapter:
+    """What an adapter does unless it says otherwise: nothing to prepare, DLPack's own export
+    with its handshake, the legacy default stream, and numpy.asarray for answers."""
+
     prepare = None
     export_current = None
-    empty_direct = staticmethod(np.empty)  # called as empty_direct(shape, dtype) by the C++ core
-    index_dtype = _INT64
+    empty_direct = None
+    index_dtype = None
 
     def current_stream(self, x, device):
         return 0
 
-    def empty(self, x, shape, like_x):
-        return np.empty(shape, x.dtype if like_x else _INT64)
-
     def to_numpy(self, a):
         return np.asarray(a)
+
+
+class _Numpy(_Adapter):
+    name = "numpy"
+    export_current = staticmethod(np.ndarray.__dlpack__)  # host memory: no stream to agree on
+    empty_direct = staticmethod(np.empty)  # called as empty_direct(shape, dtype) by the C++ core
+    index_dtype = _INT64
+
+    def empty(self, x, shape, like_x):
+        return np.empty(shape, x.dtype if like_x else _INT64)
 
 
 class _Masked(_Numpy):
@@ -44,10 +54,12 @@ class _Masked(_Numpy):
                                "pass x.filled(value) or x.data")
 
 
-class _Torch:
+class _Torch(_Adapter):
     name = "torch"
 
     def __init__(self, torch):
+        import torch.utils.dlpack
+
         self._torch = torch
         self._to_dlpack = torch.utils.dlpack.to_dlpack
 
@@ -58,7 +70,7 @@ class _Torch:
         return self._torch.cuda.current_stream(device).cuda_stream
 
     def export_current(self, x):
-        return self._to_dlpack(x)
+        return self._to_dlpack(x)  # torch's export; __dlpack__ adds the stream handshake around it
 
     def empty(self, x, shape, like_x):
         return self._torch.empty(shape, dtype=x.dtype if like_x else self._torch.int64, device=x.device)
@@ -70,14 +82,13 @@ class _Torch:
         return a.numpy()
 
 
-class _Cupy:
+class _Cupy(_Adapter):
+    """CuPy's __dlpack__(stream=current) only compares the streams: no export_current needed."""
+
     name = "cupy"
 
     def __init__(self, cupy):
         self._cupy = cupy
-
-    prepare = None
-    export_current = None  # __dlpack__(stream=current) is cheap in CuPy: it only compares the streams
 
     def current_stream(self, x, device):
         with self._cupy.cuda.Device(device):
@@ -91,17 +102,12 @@ class _Cupy:
         return a.get()
 
 
-class _ArrayApi:
+class _ArrayApi(_Adapter):
     """Any other array with an array-API namespace (numpy 2 style, array-api-strict, JAX, ...):
     outputs come from its namespace, on its device; CUDA arrays are read on the legacy
     default stream, which DLPack producers order their work before."""
 
     name = "array-api"
-    prepare = None
-    export_current = None
-
-    def current_stream(self, x, device):
-        return 0
 
     def empty(self, x, shape, like_x):
         xp = x.__array_namespace__()
@@ -111,15 +117,10 @@ class _ArrayApi:
         return np.from_dlpack(a) if hasattr(a, "__dlpack__") else np.asarray(a)
 
 
-class _Host:
+class _Host(_Adapter):
     """Anything else (DLPack or array-interface objects on the host): outputs are numpy arrays."""
 
     name = "host"
-    prepare = None
-    export_current = None
-
-    def current_stream(self, x, device):
-        return 0
 
     def empty(self, x, shape, like_x):
         if not like_x:
@@ -131,9 +132,6 @@ class _Host:
             return np.empty(shape, np.dtype(dtype))
         except TypeError:
             raise BadArgumentError(f"argx: cannot allocate values like a {type(x).__name__}; pass out=(indices, values)")
-
-    def to_numpy(self, a):
-        return np.asarray(a)
 
 
 def framework_for(tp):

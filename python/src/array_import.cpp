@@ -3,6 +3,7 @@
 #include "array_import.hpp"
 
 #include <bit>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -37,19 +38,29 @@ const names& name() {
   return *n;
 }
 
+// The dtype of a numpy-style kind ('b' bool, 'i' signed, 'u' unsigned, 'f' floating) and size.
+std::optional<argx::dtype> dtype_of_kind(char kind, long bytes) {
+  static constexpr struct {
+    char kind;
+    long bytes;
+    argx::dtype type;
+  } table[] = {{'b', 1, dtype::boolean}, {'i', 1, dtype::i8},  {'i', 2, dtype::i16}, {'i', 4, dtype::i32},
+               {'i', 8, dtype::i64},     {'u', 1, dtype::u8},  {'u', 2, dtype::u16}, {'u', 4, dtype::u32},
+               {'u', 8, dtype::u64},     {'f', 2, dtype::f16}, {'f', 4, dtype::f32}, {'f', 8, dtype::f64}};
+  for (const auto& e : table)
+    if (e.kind == kind && e.bytes == bytes) return e.type;
+  return std::nullopt;
+}
+
 std::optional<argx::dtype> dtype_from_dlpack(const dlpack::data_type& t) {
-  if (t.lanes != 1) return std::nullopt;
+  if (t.lanes != 1 || t.bits % 8 != 0) return std::nullopt;
+  const long bytes = t.bits / 8;
   switch (t.code) {
-    case dlpack::int_code:
-      return t.bits == 8 ? dtype::i8 : t.bits == 16 ? dtype::i16 : t.bits == 32 ? dtype::i32 : t.bits == 64 ? dtype::i64
-                                                                                                              : std::optional<dtype>{};
-    case dlpack::uint_code:
-      return t.bits == 8 ? dtype::u8 : t.bits == 16 ? dtype::u16 : t.bits == 32 ? dtype::u32 : t.bits == 64 ? dtype::u64
-                                                                                                              : std::optional<dtype>{};
-    case dlpack::float_code:
-      return t.bits == 16 ? dtype::f16 : t.bits == 32 ? dtype::f32 : t.bits == 64 ? dtype::f64 : std::optional<dtype>{};
-    case dlpack::bfloat_code: return t.bits == 16 ? dtype::bf16 : std::optional<dtype>{};
-    case dlpack::bool_code: return t.bits == 8 ? dtype::boolean : std::optional<dtype>{};
+    case dlpack::int_code: return dtype_of_kind('i', bytes);
+    case dlpack::uint_code: return dtype_of_kind('u', bytes);
+    case dlpack::float_code: return dtype_of_kind('f', bytes);
+    case dlpack::bool_code: return dtype_of_kind('b', bytes);
+    case dlpack::bfloat_code: return bytes == 2 ? std::optional<dtype>(dtype::bf16) : std::nullopt;
     default: return std::nullopt;
   }
 }
@@ -62,19 +73,15 @@ bool dtype_named_bfloat16(nb::handle obj) {
   return nb::hasattr(dt, "name") && nb::str(dt.attr("name")).equal(nb::str("bfloat16"));
 }
 
+// A typestr: byte order ('<', '>', '|', '='), kind, size in bytes ("<f4", "|b1", "<V2").
 std::optional<argx::dtype> dtype_from_typestr(std::string_view t, nb::handle obj) {
   if (t.size() < 3) return std::nullopt;
   if (t[0] == '>')
     throw error(errc::unsupported_dtype, "array of non-native byte order ('" + std::string(t) +
                                              "'); argx reads native (little-endian) elements");
-  const char kind = t[1];
-  const std::string_view size = t.substr(2);
-  if (kind == 'b' && size == "1") return dtype::boolean;
-  if (kind == 'i') return size == "1" ? dtype::i8 : size == "2" ? dtype::i16 : size == "4" ? dtype::i32 : size == "8" ? dtype::i64 : std::optional<dtype>{};
-  if (kind == 'u') return size == "1" ? dtype::u8 : size == "2" ? dtype::u16 : size == "4" ? dtype::u32 : size == "8" ? dtype::u64 : std::optional<dtype>{};
-  if (kind == 'f') return size == "2" ? dtype::f16 : size == "4" ? dtype::f32 : size == "8" ? dtype::f64 : std::optional<dtype>{};
-  if (kind == 'V' && size == "2" && dtype_named_bfloat16(obj)) return dtype::bf16;
-  return std::nullopt;
+  const long bytes = std::strtol(std::string(t.substr(2)).c_str(), nullptr, 10);
+  if (t[1] == 'V' && bytes == 2 && dtype_named_bfloat16(obj)) return dtype::bf16;
+  return dtype_of_kind(t[1], bytes);
 }
 
 void check_rank(std::int64_t ndim) {
@@ -88,7 +95,7 @@ std::int64_t as_int64(nb::handle v, const char* what) {
   const long long x = PyLong_AsLongLong(v.ptr());
   if (x == -1 && PyErr_Occurred()) {
     PyErr_Clear();
-    throw error(errc::bad_argument, std::string("array interface: ") + what + " is not a 64-bit integer");
+    throw error(errc::bad_argument, std::string(what) + " is not a 64-bit integer");
   }
   return x;
 }
@@ -112,20 +119,24 @@ nb::object export_capsule(nb::handle obj, std::optional<std::uintptr_t> stream) 
 }
 
 imported_array from_dlpack(nb::handle obj, bool has_device, const stream_choice& streams) {
-  dlpack::device dev{dlpack::cpu, 0};
-  if (has_device) {
-    nb::object t = nb::steal(PyObject_CallMethodNoArgs(obj.ptr(), name().dlpack_device.ptr()));
-    if (!t.is_valid()) throw nb::python_error();
-    dev.type = static_cast<std::int32_t>(as_int64(t[0], "__dlpack_device__()[0]"));
-    dev.id = static_cast<std::int32_t>(as_int64(t[1], "__dlpack_device__()[1]"));
-  }
-  const bool cuda = dev.type == dlpack::cuda || dev.type == dlpack::cuda_managed;
+  nb::object capsule;
   std::optional<std::uintptr_t> stream;
-  if (cuda) stream = streams.explicit_stream ? *streams.explicit_stream : streams.current ? streams.current(dev.id) : 0;
-
-  const bool on_current = cuda && !streams.explicit_stream && streams.current && streams.export_current.is_valid() &&
-                          !streams.export_current.is_none();
-  nb::object capsule = on_current ? nb::borrow(streams.export_current)(obj) : export_capsule(obj, stream);
+  if (!streams.explicit_stream && streams.export_current.is_valid() && !streams.export_current.is_none()) {
+    // The framework's own export, with no stream handshake: host memory, or CUDA memory read
+    // on the framework's current stream, where its work is already ordered.
+    capsule = nb::borrow(streams.export_current)(obj);
+  } else {
+    dlpack::device dev{dlpack::cpu, 0};
+    if (has_device) {
+      nb::object t = nb::steal(PyObject_CallMethodNoArgs(obj.ptr(), name().dlpack_device.ptr()));
+      if (!t.is_valid()) throw nb::python_error();
+      dev.type = static_cast<std::int32_t>(as_int64(t[0], "__dlpack_device__()[0]"));
+      dev.id = static_cast<std::int32_t>(as_int64(t[1], "__dlpack_device__()[1]"));
+    }
+    if (dev.type == dlpack::cuda || dev.type == dlpack::cuda_managed)
+      stream = streams.explicit_stream ? *streams.explicit_stream : streams.current ? streams.current(dev.id) : 0;
+    capsule = export_capsule(obj, stream);
+  }
   if (!PyCapsule_IsValid(capsule.ptr(), dlpack::capsule_name))
     throw error(errc::bad_argument, type_text(obj) + ".__dlpack__() did not return an unconsumed DLPack capsule");
   auto* managed = static_cast<dlpack::managed_tensor*>(PyCapsule_GetPointer(capsule.ptr(), dlpack::capsule_name));
@@ -137,7 +148,9 @@ imported_array from_dlpack(nb::handle obj, bool has_device, const stream_choice&
     case dlpack::cuda: case dlpack::cuda_managed:
       a.view.space = memory_space::device;
       a.device = t.dev.id;
-      a.stream = stream.value_or(0);
+      if (!stream)  // exported without asking for a stream
+        stream = streams.explicit_stream ? *streams.explicit_stream : streams.current ? streams.current(t.dev.id) : 0;
+      a.stream = *stream;
       break;
     default:
       throw error(errc::wrong_memory_space, type_text(obj) + " is on DLPack device type " + std::to_string(t.dev.type) +

@@ -22,8 +22,9 @@ namespace nb = nanobind;
 struct stream_choice {
   std::optional<std::uintptr_t> explicit_stream;
   std::function<std::uintptr_t(int device)> current;  ///< empty: the legacy default stream
-  /// With `current`: None, or callable(x) -> a DLPack capsule to read on the current stream
-  /// (the framework's work is ordered there already; its stream handshake is skipped).
+  /// With `current`: None, or callable(x) -> DLPack capsule, the framework's export with no
+  /// stream handshake, for host memory or CUDA memory read on the framework's current stream
+  /// (where its work is already ordered).
   nb::handle export_current;
 };
 

@@ -27,9 +27,13 @@ struct output {
   argx::output_view view;
 };
 
-output adopt(nb::handle array, std::optional<std::uintptr_t> explicit_stream, const char* what) {
+output adopt(nb::handle array, const imported_array& in, std::optional<std::uintptr_t> explicit_stream,
+             const char* what) {
   const framework& fw = framework_of(array);
-  output o{nb::borrow(array), import_array(array, streams_for(fw, array, explicit_stream)), {}};
+  stream_choice streams = streams_for(fw, array, explicit_stream);
+  if (!explicit_stream && in.view.space == memory_space::device)
+    streams.current = [&in](int) { return in.stream; };  // outputs go with the input, on its stream
+  output o{nb::borrow(array), import_array(array, streams), {}};
   o.view = as_output(o.imported, what);
   return o;
 }
@@ -63,21 +67,21 @@ nb::object reduce(nb::handle x, argx::op o, nb::handle dim, bool keepdim, nb::ha
   split_out(out, values, out_indices, out_values);
   output indices, vals;
   if (!out_indices.is_none()) {
-    indices = adopt(out_indices, explicit_stream, "out (indices)");
+    indices = adopt(out_indices, in, explicit_stream, "out (indices)");
     if (indices.view.type == dtype::i32) s.index = index_type::int32;
     else if (indices.view.type != dtype::i64)
       throw error(errc::bad_output, "out (indices) has dtype " + std::string(name(indices.view.type)) +
                                         "; indices are int64 or int32");
   }
-  if (!out_values.is_none()) vals = adopt(out_values, explicit_stream, "out (values)");
+  if (!out_values.is_none()) vals = adopt(out_values, in, explicit_stream, "out (values)");
 
   // The input and spec are validated before any output is allocated; argx::reduce checks the
   // outputs, the backend and the memory spaces before it writes anything.
   const argx::shape shape = argx::output_shape(in.view, s);
   const argx::policy pol =
       make_policy(backend, in.view.space == memory_space::device ? in.stream : explicit_stream.value_or(0));
-  if (!indices.array.is_valid()) indices = adopt(new_output(fw, arr, to_tuple(shape), false), explicit_stream, "indices");
-  if (values && !vals.array.is_valid()) vals = adopt(new_output(fw, arr, to_tuple(shape), true), explicit_stream, "values");
+  if (!indices.array.is_valid()) indices = adopt(new_output(fw, arr, to_tuple(shape), false), in, explicit_stream, "indices");
+  if (values && !vals.array.is_valid()) vals = adopt(new_output(fw, arr, to_tuple(shape), true), in, explicit_stream, "values");
   {
     nb::gil_scoped_release released;
     argx::reduce(pol, o, in.view, indices.view, values ? &vals.view : nullptr, s);

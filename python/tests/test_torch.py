@@ -103,17 +103,23 @@ def test_no_copy_of_a_gpu_input():
         np.testing.assert_array_equal(r.cpu().numpy(), np.asarray(argx.argmax(view.cpu(), dim)))
 
 
-@needs_gpu
-def test_reduces_on_the_current_stream():
-    # Work queued on a side stream (a long sleep, then a write that moves the maximum) must be
-    # seen: argx runs on the stream that is current, after that work. On another stream it
-    # would read the old contents while the sleep runs.
-    x = torch.zeros(1 << 20, device="cuda")
+def queue_late_write(x, index, value):
+    """On a new side stream: a long sleep, then x[index] = value. Returns that stream."""
     torch.cuda.synchronize()
     side = torch.cuda.Stream()
     with torch.cuda.stream(side):
         torch.cuda._sleep(200_000_000)
-        x[777_777] = 1.0
+        x[index] = value
+    return side
+
+
+@needs_gpu
+def test_reduces_on_the_current_stream():
+    # The maximum moves after a long sleep on the side stream. argx, called with that stream
+    # current, runs after the write; on any other stream it would read x during the sleep.
+    x = torch.zeros(1 << 20, device="cuda")
+    side = queue_late_write(x, 777_777, 1.0)
+    with torch.cuda.stream(side):
         r = argx.argmax(x)
         i32 = torch.empty((), dtype=torch.int32, device="cuda")
         argx.argmax(x, out=i32)
@@ -124,12 +130,8 @@ def test_reduces_on_the_current_stream():
 @needs_gpu
 def test_an_explicit_stream():
     x = torch.zeros(1 << 20, device="cuda")
-    torch.cuda.synchronize()
-    side = torch.cuda.Stream()
-    with torch.cuda.stream(side):
-        torch.cuda._sleep(200_000_000)
-        x[123] = 2.0
-    r = argx.argmax(x, stream=side)  # the caller orders it after side's work
+    side = queue_late_write(x, 123, 2.0)
+    r = argx.argmax(x, stream=side)  # the caller names the stream that orders it after the write
     side.synchronize()
     assert int(r) == 123
 
