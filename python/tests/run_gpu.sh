@@ -19,6 +19,7 @@ mkdir -p "$OUT"
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 export PATH=/usr/local/cuda/bin:$PATH
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}  # argx's libcudart
 PY=${PYTHON:-python3}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/python-tests.log"
 $PY -c "import sys, sysconfig, os; h = os.path.join(sysconfig.get_paths()['include'], 'Python.h'); \
