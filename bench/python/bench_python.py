@@ -107,7 +107,8 @@ def run_gpu(quick):
     small = [("flat 1 (float32)", randn(1), None), ("flat 256 (float32)", randn(256), None),
              ("flat 4096 (float32)", randn(4096), None), ("flat 2^16 (float32)", randn(1 << 16), None),
              ("rows 64 x 64, dim 1 (float32)", randn(64, 64), 1), ("dim 0 of 64 x 64 (float32)", randn(64, 64), 0)]
-    large = [("flat 2^26 (float32)", randn(1 << 26), None), ("rows 4096 x 16384, dim 1 (float32)", randn(4096, 16384), 1),
+    large = [("flat 2^26 (float32)", randn(1 << 26), None),
+             ("rows 4096 x 16384, dim 1 (float32)", randn(4096, 16384), 1),
              ("dim 0 of 4096 x 16384 (float32)", randn(4096, 16384), 0),
              ("rows 4M x 16, dim 1 (float32)", randn(1 << 22, 16), 1),
              ("dim 1 of 64 x 4096 x 256 (float32)", randn(64, 4096, 256), 1),
@@ -129,15 +130,16 @@ def fmt_time(s):
 
 
 def write(rows, peer, peer_call, prefix, kind, quick):
-    info = dict(kind=kind, peer=peer, argx=argx.__version__, python=platform.python_version(), machine=platform.machine(),
-                cpus=os.cpu_count(), simd=argx.cpu_simd_target(), quick=quick,
+    info = dict(kind=kind, peer=peer, argx=argx.__version__, python=platform.python_version(),
+                machine=platform.machine(), cpus=os.cpu_count(), simd=argx.cpu_simd_target(), quick=quick,
                 load_before=os.getloadavg() if hasattr(os, "getloadavg") else None,
                 command=" ".join([os.path.relpath(sys.argv[0])] + sys.argv[1:]))
     with open(prefix + ".json", "w") as f:
         json.dump(dict(info=info, rows=rows), f, indent=1)
     lines = [f"argx {info['argx']} from Python {info['python']} against {peer} ({kind}; {info['cpus']} CPUs, "
              f"argx SIMD target {info['simd'] or 'none'}). Command: `{info['command']}`.", "",
-             f"| case | input | argx per call | {peer_call} per call | {peer_call} / argx |", "|---|---:|---:|---:|---:|"]
+             f"| case | input | argx per call | {peer_call} per call | {peer_call} / argx |",
+             "|---|---:|---:|---:|---:|"]
     for r in rows:
         lines.append(f"| {r['case']} | {r['bytes']:,} B | {fmt_time(r['argx_s'])} | {fmt_time(r['peer_s'])} | "
                      f"{r['peer_s'] / r['argx_s']:.2f}× |")

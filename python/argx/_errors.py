@@ -22,7 +22,8 @@ BadDimError = _error_class("BadDimError", "bad_dim", (IndexError, ValueError),
 DuplicateDimError = _error_class("DuplicateDimError", "duplicate_dim", ValueError, "A dim is named twice.")
 BadShapeError = _error_class("BadShapeError", "bad_shape", ValueError, "Rank above 16 or a negative extent.")
 UnsupportedDtypeError = _error_class("UnsupportedDtypeError", "unsupported_dtype", TypeError,
-                                     "A dtype argx does not reduce (complex, datetime, object, non-native byte order, ...).")
+                                     "A dtype argx does not reduce (complex, datetime, object, non-native byte "
+                                     "order, ...).")
 ShapeOverflowError = _error_class("ShapeOverflowError", "shape_overflow", OverflowError,
                                   "Element count, byte size or furthest offset overflows 64 bits.")
 IndexOverflowError = _error_class("IndexOverflowError", "index_overflow", OverflowError,
@@ -35,7 +36,8 @@ BackendUnavailableError = _error_class("BackendUnavailableError", "backend_unava
                                        "The backend is not built into argx, or no GPU is present.")
 WrongMemorySpaceError = _error_class("WrongMemorySpaceError", "wrong_memory_space", ValueError,
                                      "Memory where the chosen backend cannot read or write it.")
-CudaError = _error_class("CudaError", "cuda_failure", RuntimeError, "A CUDA call failed (the message holds CUDA's text).")
+CudaError = _error_class("CudaError", "cuda_failure", RuntimeError,
+                         "A CUDA call failed (the message holds CUDA's text).")
 OutOfMemoryError = _error_class("OutOfMemoryError", "out_of_memory", MemoryError, "A host or device allocation failed.")
 BadNpyError = _error_class("BadNpyError", "bad_npy", ValueError, "Malformed .npy data.")
 IOFailureError = _error_class("IOFailureError", "io_failure", OSError, "A file could not be read or written.")

@@ -131,7 +131,8 @@ class _Host(_Adapter):
         try:
             return np.empty(shape, np.dtype(dtype))
         except TypeError:
-            raise BadArgumentError(f"argx: cannot allocate values like a {type(x).__name__}; pass out=(indices, values)")
+            raise BadArgumentError(f"argx: cannot allocate values like a {type(x).__name__}; "
+                                   "pass out=(indices, values)")
 
 
 def framework_for(tp):

@@ -17,6 +17,9 @@ namespace {
 
 static_assert(std::endian::native == std::endian::little, "argx's Python package reads little-endian arrays");
 
+constexpr const char* supported_dtypes =
+    ": argx reduces bool, integers of 8 to 64 bits, float16, bfloat16, float32 and float64";
+
 std::string type_text(nb::handle obj) { return nb::type_name(obj.type()).c_str(); }
 
 std::string str_text(nb::handle obj) {
@@ -161,8 +164,7 @@ imported_array from_dlpack(nb::handle obj, bool has_device, const stream_choice&
     const std::string dt = nb::hasattr(obj, "dtype") ? str_text(obj.attr("dtype"))
                                                      : "DLPack code " + std::to_string(t.dtype.code) + ", " +
                                                            std::to_string(t.dtype.bits) + " bits";
-    throw error(errc::unsupported_dtype, type_text(obj) + " of dtype " + dt + ": argx reduces bool, integers of 8 to 64 "
-                                             "bits, float16, bfloat16, float32 and float64");
+    throw error(errc::unsupported_dtype, type_text(obj) + " of dtype " + dt + supported_dtypes);
   }
   a.view.type = *type;
   check_rank(t.ndim);
@@ -196,8 +198,7 @@ imported_array from_interface(nb::handle obj, bool cuda, const stream_choice& st
   const std::string ts = nb::cast<std::string>(typestr);
   const auto type = dtype_from_typestr(ts, obj);
   if (!type)
-    throw error(errc::unsupported_dtype, type_text(obj) + " of dtype '" + ts + "': argx reduces bool, integers of 8 to 64 "
-                                             "bits, float16, bfloat16, float32 and float64");
+    throw error(errc::unsupported_dtype, type_text(obj) + " of dtype '" + ts + "'" + supported_dtypes);
   a.view.type = *type;
   a.view.space = cuda ? memory_space::device : memory_space::host;
   const auto ndim = static_cast<std::int64_t>(PyTuple_GET_SIZE(shape.ptr()));
@@ -277,6 +278,12 @@ imported_array import_array(nb::handle obj, const stream_choice& streams) {
   if (p.array_interface) return from_interface(obj, false, streams);
   throw error(errc::bad_argument, "the input must be an array with DLPack (__dlpack__) or the array interface; " +
                                       type_text(obj) + " has neither (numpy.asarray makes one)");
+}
+
+nb::tuple shape_tuple(const argx::shape& s) {
+  nb::object t = nb::steal(PyTuple_New(s.size()));
+  for (int i = 0; i < s.size(); ++i) PyTuple_SET_ITEM(t.ptr(), i, PyLong_FromLongLong(s[i]));
+  return nb::borrow<nb::tuple>(t);
 }
 
 argx::output_view as_output(const imported_array& a, const char* what) {

@@ -42,6 +42,9 @@ struct imported_array {
 /// it is not an array argx can read in place.
 imported_array import_array(nb::handle obj, const stream_choice& streams);
 
+/// A shape (extents or strides) as a Python tuple of ints.
+nb::tuple shape_tuple(const argx::shape& s);
+
 /// `a` as an output buffer: writable and row-major contiguous, else bad_output naming `what`.
 argx::output_view as_output(const imported_array& a, const char* what);
 

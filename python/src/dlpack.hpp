@@ -10,7 +10,14 @@ namespace argx::python::dlpack {
 enum device_type : std::int32_t { cpu = 1, cuda = 2, cuda_host = 3, cuda_managed = 13 };
 
 /// DLDataTypeCode values.
-enum type_code : std::uint8_t { int_code = 0, uint_code = 1, float_code = 2, bfloat_code = 4, complex_code = 5, bool_code = 6 };
+enum type_code : std::uint8_t {
+  int_code = 0,
+  uint_code = 1,
+  float_code = 2,
+  bfloat_code = 4,
+  complex_code = 5,
+  bool_code = 6,
+};
 
 struct device {
   std::int32_t type;

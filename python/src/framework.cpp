@@ -41,7 +41,6 @@ nb::object new_output(const framework& fw, nb::handle x, nb::handle shape, bool 
   return fw.empty_direct(shape, like_x ? x.attr("dtype") : fw.index_dtype);
 }
 
-nb::object prepared(const framework& fw, nb::handle x) { return fw.prepare.is_none() ? nb::borrow(x) : fw.prepare(x); }
 
 stream_choice streams_for(const framework& fw, nb::handle x, std::optional<std::uintptr_t> explicit_stream) {
   stream_choice s{explicit_stream, {}, nb::handle()};
@@ -50,6 +49,12 @@ stream_choice streams_for(const framework& fw, nb::handle x, std::optional<std::
     s.export_current = fw.export_current;
   }
   return s;
+}
+
+imported_array import_input(nb::handle x, std::optional<std::uintptr_t> explicit_stream) {
+  const framework& fw = framework_of(x);
+  const nb::object arr = fw.prepare.is_none() ? nb::borrow(x) : fw.prepare(x);
+  return import_array(arr, streams_for(fw, arr, explicit_stream));  // the owner keeps arr's memory alive
 }
 
 }  // namespace argx::python

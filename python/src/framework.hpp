@@ -31,12 +31,13 @@ nb::object new_output(const framework& fw, nb::handle x, nb::handle shape, bool 
 /// The framework of `x`'s type (asked of Python once per type, then cached).
 const framework& framework_of(nb::handle x);
 
-/// `x` made ready for export (framework::prepare).
-nb::object prepared(const framework& fw, nb::handle x);
-
-/// How `x` (prepared) is exported: on the caller's stream if given, else on the framework's
-/// current one. `fw` and `x` must outlive the result.
+/// How `x` is exported: on the caller's stream if given, else on the framework's current
+/// one. `fw` and `x` must outlive the result.
 stream_choice streams_for(const framework& fw, nb::handle x, std::optional<std::uintptr_t> explicit_stream);
+
+/// An input: `x` prepared by its framework (framework::prepare), then imported on the
+/// caller's stream if given, else on the framework's current one.
+imported_array import_input(nb::handle x, std::optional<std::uintptr_t> explicit_stream);
 
 /// Installs argx._frameworks.framework_for (called once, when argx is imported).
 void set_framework_lookup(nb::object lookup);

@@ -61,7 +61,9 @@ argx::spec make_spec(nb::handle dim, bool keepdim, nb::handle nan, nb::handle ti
 
 argx::policy make_policy(nb::handle backend, std::uintptr_t stream) {
   auto p = argx::policy::from_name(text(backend, "backend"));
-  if (!p) throw error(errc::bad_argument, "backend must be one of auto, seq, par, tbb, cuda, thrust, not " + repr_text(backend));
+  if (!p)
+    throw error(errc::bad_argument,
+                "backend must be one of auto, seq, par, tbb, cuda, thrust, not " + repr_text(backend));
   p->stream = reinterpret_cast<argx::stream_handle>(stream);
   return *p;
 }

@@ -14,12 +14,6 @@
 namespace argx::python {
 namespace {
 
-nb::tuple to_tuple(const argx::shape& s) {
-  nb::object t = nb::steal(PyTuple_New(s.size()));
-  for (int i = 0; i < s.size(); ++i) PyTuple_SET_ITEM(t.ptr(), i, PyLong_FromLongLong(s[i]));
-  return nb::borrow<nb::tuple>(t);
-}
-
 // An output buffer and the Python array that owns it.
 struct output {
   nb::object array;
@@ -58,10 +52,8 @@ void split_out(nb::handle out, bool values, nb::handle& indices, nb::handle& val
 nb::object reduce(nb::handle x, argx::op o, nb::handle dim, bool keepdim, nb::handle nan, nb::handle ties, bool abs,
                   nb::handle out, bool values, nb::handle backend, nb::handle stream) {
   argx::spec s = make_spec(dim, keepdim, nan, ties, abs);
-  const framework& fw = framework_of(x);
-  const nb::object arr = prepared(fw, x);
   const std::optional<std::uintptr_t> explicit_stream = caller_stream(stream);
-  const imported_array in = import_array(arr, streams_for(fw, arr, explicit_stream));
+  const imported_array in = import_input(x, explicit_stream);
 
   nb::handle out_indices, out_values;
   split_out(out, values, out_indices, out_values);
@@ -80,8 +72,10 @@ nb::object reduce(nb::handle x, argx::op o, nb::handle dim, bool keepdim, nb::ha
   const argx::shape shape = argx::output_shape(in.view, s);
   const argx::policy pol =
       make_policy(backend, in.view.space == memory_space::device ? in.stream : explicit_stream.value_or(0));
-  if (!indices.array.is_valid()) indices = adopt(new_output(fw, arr, to_tuple(shape), false), in, explicit_stream, "indices");
-  if (values && !vals.array.is_valid()) vals = adopt(new_output(fw, arr, to_tuple(shape), true), in, explicit_stream, "values");
+  const framework& fw = framework_of(x);
+  const nb::tuple out_shape = shape_tuple(shape);
+  if (!indices.array.is_valid()) indices = adopt(new_output(fw, x, out_shape, false), in, explicit_stream, "indices");
+  if (values && !vals.array.is_valid()) vals = adopt(new_output(fw, x, out_shape, true), in, explicit_stream, "values");
   {
     nb::gil_scoped_release released;
     argx::reduce(pol, o, in.view, indices.view, values ? &vals.view : nullptr, s);
@@ -91,14 +85,12 @@ nb::object reduce(nb::handle x, argx::op o, nb::handle dim, bool keepdim, nb::ha
 }
 
 nb::dict describe(nb::handle x) {
-  const framework& fw = framework_of(x);
-  const nb::object arr = prepared(fw, x);
-  const imported_array a = import_array(arr, streams_for(fw, arr, std::nullopt));
+  const imported_array a = import_input(x, std::nullopt);
   nb::dict d;
   d["data"] = reinterpret_cast<std::uintptr_t>(a.view.data);
   d["dtype"] = std::string(name(a.view.type));
-  d["shape"] = to_tuple(a.view.extents);
-  d["strides"] = to_tuple(a.view.strides);
+  d["shape"] = shape_tuple(a.view.extents);
+  d["strides"] = shape_tuple(a.view.strides);
   d["device"] = a.view.space == memory_space::host ? std::string("cpu")
                 : a.device >= 0                     ? "cuda:" + std::to_string(a.device)
                                                     : std::string("cuda");

@@ -19,12 +19,6 @@ namespace {
 using argx::testing::answer;
 using argx::testing::report;
 
-nb::tuple to_tuple(const argx::shape& s) {
-  nb::list l;
-  for (auto v : s) l.append(v);
-  return nb::tuple(l);
-}
-
 // Raw bytes (None: none) as an answer part.
 std::vector<unsigned char> byte_vector(nb::handle b) {
   if (b.is_none()) return {};
@@ -43,22 +37,15 @@ answer make_answer(nb::handle indices, nb::handle values) {
   return a;
 }
 
-// The input, imported as argx.argmax would import it.
-imported_array import_input(nb::handle x) {
-  const framework& fw = framework_of(x);
-  const nb::object arr = prepared(fw, x);
-  return import_array(arr, streams_for(fw, arr, std::nullopt));
-}
-
 report compare(nb::handle x, nb::handle op, nb::handle dim, bool keepdim, nb::handle nan, nb::handle ties, bool abs,
                nb::handle indices, nb::handle values, nb::handle reference) {
   const argx::op o = make_op(op);
   const argx::spec s = make_spec(dim, keepdim, nan, ties, abs);
-  const imported_array in = import_input(x);
+  const imported_array in = import_input(x, std::nullopt);
   // argx's reference: seq where it can read the input, else cuda (tested against seq bit for bit).
   const argx::policy pol = !reference.is_none()                     ? make_policy(reference, in.stream)
                            : in.view.space == memory_space::host ? argx::policy(argx::seq)
-                                                                  : argx::policy(argx::cuda.on(reinterpret_cast<void*>(in.stream)));
+                                                                  : argx::cuda.on(reinterpret_cast<void*>(in.stream));
   const answer actual = make_answer(indices, values);
   nb::gil_scoped_release released;
   return argx::testing::compare(in.view, o, s, actual, pol);
@@ -69,7 +56,7 @@ report compare_answers(nb::handle x, nb::handle op, nb::handle dim, bool keepdim
                        nb::handle actual_values, std::string expected_name, std::string actual_name) {
   const argx::op o = make_op(op);
   const argx::spec s = make_spec(dim, keepdim, nan, ties, abs);
-  const imported_array in = import_input(x);
+  const imported_array in = import_input(x, std::nullopt);
   return argx::testing::compare_answers(in.view, o, s, make_answer(expected_indices, expected_values),
                                         make_answer(actual_indices, actual_values), std::move(expected_name),
                                         std::move(actual_name));
@@ -91,12 +78,12 @@ void bind_testing(nb::module_& m) {
       .def_ro("outputs", &report::outputs, "output elements compared")
       .def_ro("differing", &report::differing, "outputs whose index or value differ")
       .def_ro("output", &report::output, "first differing output, flat row-major (-1: none)")
-      .def_prop_ro("position", [](const report& r) { return to_tuple(r.position); }, "its index in the output shape")
+      .def_prop_ro("position", [](const report& r) { return shape_tuple(r.position); }, "its index in the output shape")
       .def_ro("expected_index", &report::expected_index)
       .def_ro("actual_index", &report::actual_index)
-      .def_prop_ro("expected_element", [](const report& r) { return to_tuple(r.expected_element); },
+      .def_prop_ro("expected_element", [](const report& r) { return shape_tuple(r.expected_element); },
                    "input coordinates of expected_index (() for -1)")
-      .def_prop_ro("actual_element", [](const report& r) { return to_tuple(r.actual_element); },
+      .def_prop_ro("actual_element", [](const report& r) { return shape_tuple(r.actual_element); },
                    "input coordinates of actual_index (() for -1 or out of range)")
       .def_ro("values_compared", &report::values_compared)
       .def_prop_ro("value_type", [](const report& r) { return std::string(name(r.value_type)); })

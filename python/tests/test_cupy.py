@@ -27,7 +27,8 @@ extern "C" __global__ void spin(long long cycles) {
 def test_matches_numpy_with_views(dtype):
     host = tied_data((6, 7, 8), dtype, np.random.default_rng(1), nan_rate=0.1)
     dev = cp.asarray(host)
-    for h, d in [(host, dev), (host[::-1, :, ::2], dev[::-1, :, ::2]), (host.transpose(2, 0, 1), dev.transpose(2, 0, 1))]:
+    views = [(host, dev), (host[::-1, :, ::2], dev[::-1, :, ::2]), (host.transpose(2, 0, 1), dev.transpose(2, 0, 1))]
+    for h, d in views:
         seen = argx.describe(d)
         assert seen["data"] == d.data.ptr and seen["strides"] == tuple(s // d.itemsize for s in d.strides)
         for ours, fn in [(argx.argmax, np.argmax), (argx.argmin, np.argmin)]:
