@@ -4,9 +4,10 @@
     bench/python/bench_python.py cpu OUT_PREFIX [--quick]   # numpy arrays: argx vs numpy
     bench/python/bench_python.py gpu OUT_PREFIX [--quick]   # CUDA tensors: argx vs torch
 
-Writes OUT_PREFIX.json and OUT_PREFIX.md. Every time is the best of several repetitions of
-a timed loop of calls made exactly as a user makes them (argument handling, output
-allocation and, on the GPU, the launch included); GPU loops end with one synchronize, so a
+Writes OUT_PREFIX.json and OUT_PREFIX.md. Every time is the best, over several rounds, of
+the mean time per call of a timed loop of calls made exactly as a user makes them
+(argument handling, output allocation and, on the GPU, the launch included); argx's and
+the peer's loops alternate within each round. GPU loops end with one synchronize, so a
 small case's time is the per-call cost of a stream of calls. Each answer is checked against
 the peer's before timing (a difference stops the run).
 """
@@ -16,38 +17,45 @@ import os
 import platform
 import sys
 import time
-import timeit
 
 import numpy as np
 
 import argx
 
 
-def best_per_call(fn, min_seconds, repeats, sync=None):
-    """Best over `repeats` of the mean time of a loop of calls lasting about min_seconds."""
+def loop_length(fn, min_seconds, sync):
+    """Calls per timed loop so that one loop lasts about min_seconds / 5."""
     fn()
     if sync:
         sync()
-    n, t = 1, 0.0
-    while True:  # calibrate the loop length
+    n = 1
+    while True:
         start = time.perf_counter()
         for _ in range(n):
             fn()
         if sync:
             sync()
         t = time.perf_counter() - start
-        if t >= min_seconds / 5 or n >= 1 << 22:
-            break
+        if t >= min_seconds / 25 or n >= 1 << 22:
+            return max(1, int(n * (min_seconds / 5) / max(t, 1e-9)))
         n *= 4
-    n = max(1, int(n * (min_seconds / 5) / max(t, 1e-9)))
-    best = float("inf")
+
+
+def best_per_call(ours, peer, min_seconds, repeats, sync=None):
+    """Best, over `repeats` rounds, of the mean time per call of a timed loop of calls, for
+    argx and its peer alike; the two loops alternate in every round so that both see the
+    same machine (other processes come and go)."""
+    fns = (ours, peer)
+    lengths = [loop_length(fn, min_seconds, sync) for fn in fns]
+    best = [float("inf"), float("inf")]
     for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(n):
-            fn()
-        if sync:
-            sync()
-        best = min(best, (time.perf_counter() - start) / n)
+        for k, fn in enumerate(fns):
+            start = time.perf_counter()
+            for _ in range(lengths[k]):
+                fn()
+            if sync:
+                sync()
+            best[k] = min(best[k], (time.perf_counter() - start) / lengths[k])
     return best
 
 
@@ -80,20 +88,21 @@ def run_cpu(quick):
             ours = lambda: argx.argmax(x, dim)  # noqa: E731
             peer = lambda: np.argmax(x, axis=dim)  # noqa: E731
             assert np.array_equal(ours(), peer()), name
-            t_ours = best_per_call(ours, secs, 5)
-            t_peer = best_per_call(peer, secs, 5)
+            t_ours, t_peer = best_per_call(ours, peer, secs, 7)
             rows.append(dict(group=group, case=name, bytes=x.nbytes, argx_s=t_ours, peer_s=t_peer))
     ours = lambda: argx.argmax(nan, nan="ignore")  # noqa: E731
     peer = lambda: np.nanargmax(nan)  # noqa: E731
     assert ours() == peer()
+    t_ours, t_peer = best_per_call(ours, peer, 1.0, 5)
     rows.append(dict(group="large", case=f"nanargmax 2^{nan.size.bit_length() - 1} with NaN (float32)",
-                     bytes=nan.nbytes, argx_s=best_per_call(ours, 1.0, 3), peer_s=best_per_call(peer, 1.0, 3)))
+                     bytes=nan.nbytes, argx_s=t_ours, peer_s=t_peer))
     small_nan = nan[:256].copy()
     ours = lambda: argx.argmax(small_nan, nan="ignore")  # noqa: E731
     peer = lambda: np.nanargmax(small_nan)  # noqa: E731
     assert ours() == peer()
+    t_ours, t_peer = best_per_call(ours, peer, 0.5, 7)
     rows.append(dict(group="small", case="nanargmax 256 with NaN (float32)", bytes=small_nan.nbytes,
-                     argx_s=best_per_call(ours, 0.5, 5), peer_s=best_per_call(peer, 0.5, 5)))
+                     argx_s=t_ours, peer_s=t_peer))
     return rows, "numpy " + np.__version__, "np.argmax / np.nanargmax"
 
 
@@ -119,8 +128,7 @@ def run_gpu(quick):
             ours = lambda: argx.argmax(x, dim)  # noqa: E731
             peer = (lambda: torch.argmax(x)) if dim is None else (lambda: torch.argmax(x, dim))  # noqa: E731
             assert torch.equal(ours(), peer()), name
-            t_ours = best_per_call(ours, secs, 5, sync)
-            t_peer = best_per_call(peer, secs, 5, sync)
+            t_ours, t_peer = best_per_call(ours, peer, secs, 7, sync)
             rows.append(dict(group=group, case=name, bytes=x.numel() * x.element_size(), argx_s=t_ours, peer_s=t_peer))
     return rows, f"torch {torch.__version__} on {torch.cuda.get_device_name()}", "torch.argmax"
 
@@ -130,14 +138,19 @@ def fmt_time(s):
 
 
 def write(rows, peer, peer_call, prefix, kind, quick):
+    load_after = os.getloadavg() if hasattr(os, "getloadavg") else None
     info = dict(kind=kind, peer=peer, argx=argx.__version__, python=platform.python_version(),
                 machine=platform.machine(), cpus=os.cpu_count(), simd=argx.cpu_simd_target(), quick=quick,
-                load_before=os.getloadavg() if hasattr(os, "getloadavg") else None,
+                load_before=LOAD_BEFORE, load_after=load_after,
                 command=" ".join([os.path.relpath(sys.argv[0])] + sys.argv[1:]))
     with open(prefix + ".json", "w") as f:
         json.dump(dict(info=info, rows=rows), f, indent=1)
+    load = ""
+    if LOAD_BEFORE:
+        load = (f" Load average (1/5/15 min) before: {' '.join(f'{v:.2f}' for v in LOAD_BEFORE)}; "
+                f"after: {' '.join(f'{v:.2f}' for v in load_after)}.")
     lines = [f"argx {info['argx']} from Python {info['python']} against {peer} ({kind}; {info['cpus']} CPUs, "
-             f"argx SIMD target {info['simd'] or 'none'}). Command: `{info['command']}`.", "",
+             f"argx SIMD target {info['simd'] or 'none'}). Command: `{info['command']}`.{load}", "",
              f"| case | input | argx per call | {peer_call} per call | {peer_call} / argx |",
              "|---|---:|---:|---:|---:|"]
     for r in rows:
@@ -146,6 +159,9 @@ def write(rows, peer, peer_call, prefix, kind, quick):
     with open(prefix + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
+
+
+LOAD_BEFORE = os.getloadavg() if hasattr(os, "getloadavg") else None
 
 
 def main():
