@@ -35,7 +35,8 @@ fi
 start=$(date +%s)
 rm -rf /tmp/argx-site
 $PY -m pip install -v --no-build-isolation --no-deps --no-index --target /tmp/argx-site \
-  -Cbuild-dir=build-python-gpu -Csetup-args=-Dcuda=enabled . >"$OUT/python-build.log" 2>&1 \
+  --config-settings=build-dir=build-python-gpu --config-settings=setup-args=-Dcuda=enabled . \
+  >"$OUT/python-build.log" 2>&1 \
   || { tail -40 "$OUT/python-build.log"; exit 1; }
 echo "pip install (CUDA included): $(( $(date +%s) - start )) s" | tee -a "$OUT/python-tests.log"
 export PYTHONPATH=/tmp/argx-site${PYTHONPATH:+:$PYTHONPATH}
