@@ -62,11 +62,16 @@ class _Torch(_Adapter):
 
         self._torch = torch
         self._to_dlpack = torch.utils.dlpack.to_dlpack
+        # torch's C accessor of the current stream's handle (what Triton launches on): the
+        # handle of torch.cuda.current_stream(device) without building a Stream object per call.
+        self._raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
 
     def prepare(self, x):
         return x.detach() if x.requires_grad else x  # a view: DLPack refuses tensors that need grad
 
     def current_stream(self, x, device):
+        if self._raw_stream is not None:
+            return self._raw_stream(device)
         return self._torch.cuda.current_stream(device).cuda_stream
 
     def export_current(self, x):

@@ -128,6 +128,16 @@ def test_reduces_on_the_current_stream():
 
 
 @needs_gpu
+def test_the_current_stream_argx_asks_torch_for():
+    adapter = argx._frameworks.framework_for(torch.Tensor)
+    x = torch.zeros(4, device="cuda")
+    side = torch.cuda.Stream()
+    assert adapter.current_stream(x, x.device.index) == torch.cuda.current_stream().cuda_stream
+    with torch.cuda.stream(side):
+        assert adapter.current_stream(x, x.device.index) == side.cuda_stream != 0
+
+
+@needs_gpu
 def test_an_explicit_stream():
     x = torch.zeros(1 << 20, device="cuda")
     side = queue_late_write(x, 123, 2.0)
