@@ -6,10 +6,11 @@
 #
 #   python/tests/run_gpu.sh [quick]
 #
-# Needs nvcc and a python3 with numpy, torch, cupy, nanobind, meson, ninja and pytest (the
-# GPU machine's python3 has them). meson-python and pyproject-metadata, where that python
-# lacks them, are installed from wheels carried in .whl/ (downloaded where pip works):
-#   pip download --no-deps -d .whl meson-python==0.22.1 pyproject-metadata==0.12.1
+# Needs nvcc and a python3 with numpy, torch, cupy, meson, ninja and pytest (the GPU
+# machine's python3 has them). Wheels carried in .whl/ (downloaded where pip works) are put
+# first on the path for the build: meson-python and pyproject-metadata, which that python
+# lacks, and nanobind (its own may be older than the 2.0 the extension needs):
+#   pip download --no-deps -d .whl meson-python==0.22.1 pyproject-metadata==0.12.1 nanobind==3.1.0
 # Writes to $OUT (default /tmp/argx-out): python-build.log, python-tests.log,
 # python-gpu.md and python-gpu.json (copy those two to bench/results/python-gpu-<gpu>.*).
 set -uo pipefail
@@ -27,11 +28,13 @@ print(sys.version.split()[0], h, 'found' if os.path.exists(h) else 'MISSING (Pyt
   | tee -a "$OUT/python-tests.log"
 
 # ---- build and install (pip, meson-python, the CUDA backend required) -----------------------
-if ! $PY -c "import mesonpy" 2>/dev/null; then
-  ls .whl/*.whl >/dev/null 2>&1 || { echo "meson-python is missing and .whl/ holds no wheels" | tee -a "$OUT/python-tests.log"; exit 1; }
+if ls .whl/*.whl >/dev/null 2>&1; then
+  rm -rf /tmp/argx-build-deps
   $PY -m pip install -q --no-index --no-deps --target /tmp/argx-build-deps .whl/*.whl || exit 1
   export PYTHONPATH=/tmp/argx-build-deps${PYTHONPATH:+:$PYTHONPATH}
 fi
+$PY -c "import mesonpy, nanobind; print('meson-python', mesonpy.__version__, 'nanobind', nanobind.__version__)" \
+  | tee -a "$OUT/python-tests.log" || { echo "meson-python or nanobind is missing: carry their wheels in .whl/"; exit 1; }
 start=$(date +%s)
 rm -rf /tmp/argx-site
 $PY -m pip install -v --no-build-isolation --no-deps --no-index --target /tmp/argx-site \
