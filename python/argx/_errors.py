@@ -34,6 +34,7 @@ _TABLE = (
     ("OutOfMemoryError", "out_of_memory", (MemoryError,), "A host or device allocation failed."),
     ("BadNpyError", "bad_npy", (ValueError,), "Malformed .npy data."),
     ("IOFailureError", "io_failure", (OSError,), "A file could not be read or written."),
+    ("InternalError", "internal", (RuntimeError,), "An exception argx did not expect (a bug); the message holds its text."),
 )
 
 ERROR_TYPES = tuple(type(name, (Error,) + bases, {"code": code, "__doc__": doc, "__module__": "argx"})
