@@ -32,108 +32,26 @@
 
 #include <argx/argx.hpp>
 
+#include "bench_kernels.cuh"
+
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "CUDA error in %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
+using argx_bench::check;
+using argx_bench::empty_kernel;
 
-// ---- kernels ---------------------------------------------------------------------------------
-
-// Reads n16 16-byte words once; the XOR of everything decides a store nobody expects, so
-// the loads cannot be dropped.
-__global__ void read_ceiling(const uint4* __restrict__ p, std::size_t n16, unsigned* sink) {
-  uint4 acc = {0, 0, 0, 0};
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (; i + 3 * stride < n16; i += 4 * stride) {
-    uint4 v[4];
-#pragma unroll
-    for (int u = 0; u < 4; ++u) v[u] = __ldg(p + i + u * stride);
-#pragma unroll
-    for (int u = 0; u < 4; ++u) {
-      acc.x ^= v[u].x;
-      acc.y ^= v[u].y;
-      acc.z ^= v[u].z;
-      acc.w ^= v[u].w;
-    }
-  }
-  for (; i < n16; i += stride) {
-    const uint4 v = __ldg(p + i);
-    acc.x ^= v.x;
-    acc.y ^= v.y;
-    acc.z ^= v.z;
-    acc.w ^= v.w;
-  }
-  if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x9E3779B9u) *sink = acc.x;
-}
-
-__global__ void empty_kernel() {}
-
-// An empty kernel taking a parameter block as large as argx's plan.
-__global__ void empty_kernel_with_plan(const argx::plan p) {
-  if (p.outputs == -1) printf("never\n");
-}
-
-__device__ std::uint32_t mix(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return static_cast<std::uint32_t>(x);
-}
-
-// Uniform floats in [-1, 1) (24 random bits), as float32 or as bfloat16 (the top half).
-__global__ void fill(void* p, std::size_t n, bool bf16, std::uint64_t seed) {
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    const float f = static_cast<float>(static_cast<int>(mix(i + seed) >> 8) - (1 << 23)) * (1.0f / (1 << 23));
-    std::uint32_t b;
-    memcpy(&b, &f, 4);
-    if (bf16)
-      static_cast<std::uint16_t*>(p)[i] = static_cast<std::uint16_t>(b >> 16);
-    else
-      static_cast<float*>(p)[i] = f;
-  }
+// Empty kernels taking parameter blocks of N bytes: what a launch's parameters cost.
+template <int N>
+struct param_block {
+  unsigned char bytes[N];
+};
+template <int N>
+__global__ void empty_kernel_with(const param_block<N> p) {
+  if (p.bytes[N - 1] == 0xAB) printf("never\n");
 }
 
 struct times_r {
   std::int64_t r;
   __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i * r; }
-};
-
-// ---- timing ----------------------------------------------------------------------------------
-
-struct timer {
-  cudaStream_t stream;
-  cudaEvent_t a, b;
-  double budget_s;
-  int max_reps;
-
-  // Median milliseconds of `op` (events around each call, so host overhead counts).
-  double median_ms(const std::function<void()>& op, int warmup = 5) {
-    for (int i = 0; i < warmup; ++i) op();
-    check(cudaStreamSynchronize(stream), "warm-up");
-    std::vector<float> ms;
-    const auto start = std::chrono::steady_clock::now();
-    while (static_cast<int>(ms.size()) < max_reps) {
-      check(cudaEventRecord(a, stream), "event");
-      op();
-      check(cudaEventRecord(b, stream), "event");
-      check(cudaEventSynchronize(b), "event sync");
-      float t = 0;
-      check(cudaEventElapsedTime(&t, a, b), "elapsed");
-      ms.push_back(t);
-      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (ms.size() >= 10 && spent > budget_s) break;
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-  }
 };
 
 // ---- cases -----------------------------------------------------------------------------------
@@ -206,9 +124,10 @@ int main(int argc, char** argv) {
   check(cudaGetDeviceProperties(&prop, 0), "device properties");
   cudaStream_t stream;
   check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
-  timer tm{stream, nullptr, nullptr, quick ? 0.3 : 1.0, quick ? 50 : 200};
-  check(cudaEventCreate(&tm.a), "event");
-  check(cudaEventCreate(&tm.b), "event");
+  argx_bench::timer tm;
+  tm.create(stream);
+  tm.budget_s = quick ? 0.3 : 1.0;
+  tm.max_reps = quick ? 50 : 200;
 
   const std::size_t max_bytes = std::size_t(1) << 30;
   void* input = nullptr;
@@ -221,7 +140,7 @@ int main(int argc, char** argv) {
 
   auto ceiling_ms = [&](std::size_t bytes) {
     return tm.median_ms([&] {
-      read_ceiling<<<ceiling_blocks, 256, 0, stream>>>(static_cast<const uint4*>(input), bytes / 16, sink);
+      argx_bench::move_ceiling<<<ceiling_blocks, 256, 0, stream>>>(static_cast<const uint4*>(input), bytes / 16, nullptr, 0, sink);
     });
   };
   check(cudaMemsetAsync(input, 0x3c, max_bytes, stream), "memset");
@@ -251,14 +170,24 @@ int main(int argc, char** argv) {
     for (int i = 0; i < n; ++i) empty_kernel<<<1, 1, 0, stream>>>();
     launch_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n;
     check(cudaStreamSynchronize(stream), "sync");
-    const argx::plan pl = argx::make_plan(x, argx::op::argmax, {});
-    t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < n; ++i) empty_kernel_with_plan<<<1, 1, 0, stream>>>(pl);
-    launch_plan_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n;
-    check(cudaStreamSynchronize(stream), "sync");
+    // Host cost of launching an empty kernel with parameter blocks of 8 B to 2 KiB.
+    std::string sizes;
+    auto time_params = [&](auto block, int bytes) {
+      auto t1 = std::chrono::steady_clock::now();
+      for (int i = 0; i < n; ++i) empty_kernel_with<<<1, 1, 0, stream>>>(block);
+      const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t1).count() / n;
+      check(cudaStreamSynchronize(stream), "sync");
+      sizes += (sizes.empty() ? "" : ", ") + std::to_string(bytes) + " B " + std::to_string(us).substr(0, 5) + " us";
+      if (bytes == 1024) launch_plan_us = us;
+    };
+    time_params(param_block<8>{}, 8);
+    time_params(param_block<256>{}, 256);
+    time_params(param_block<512>{}, 512);
+    time_params(param_block<1024>{}, 1024);
+    time_params(param_block<2048>{}, 2048);
     std::printf("host: cudaPointerGetAttributes %.2f us; argx::cuda call (enqueue only, 2^10 floats) %.2f us; "
-                "empty launch %.2f us, with a plan-sized (%zu B) parameter %.2f us\n",
-                attr_us, call_us, launch_us, sizeof(argx::plan), launch_plan_us);
+                "empty launch %.2f us; with parameters of %s\n",
+                attr_us, call_us, launch_us, sizes.c_str());
   }
 
   std::string json = "{\n  \"device\": \"" + json_escape(prop.name) + "\",\n  \"multiprocessors\": " +
@@ -266,7 +195,7 @@ int main(int argc, char** argv) {
                      ",\n  \"ceiling_1GiB_ms\": " + std::to_string(big_ceiling_ms) +
                      ",\n  \"host_pointer_query_us\": " + std::to_string(attr_us) + ",\n  \"host_call_us\": " +
                      std::to_string(call_us) + ",\n  \"host_empty_launch_us\": " + std::to_string(launch_us) +
-                     ",\n  \"host_plan_param_launch_us\": " + std::to_string(launch_plan_us) + ",\n  \"cases\": [\n";
+                     ",\n  \"host_1KiB_param_launch_us\": " + std::to_string(launch_plan_us) + ",\n  \"cases\": [\n";
   bool all_agree = true;
   auto cases = all_cases(quick);
   if (!only.empty()) {
@@ -280,7 +209,7 @@ int main(int argc, char** argv) {
     const bench_case& c = cases[ci];
     const std::int64_t n = c.elements(), outs = c.outputs();
     const std::size_t bytes = static_cast<std::size_t>(n) * argx::size_of(c.type);
-    fill<<<1024, 256, 0, stream>>>(input, static_cast<std::size_t>(n), c.type == argx::dtype::bf16, 1234 + ci);
+    argx_bench::fill_floats<<<1024, 256, 0, stream>>>(input, static_cast<std::size_t>(n), c.type == argx::dtype::bf16, 1234 + ci);
     check(cudaGetLastError(), "fill");
     argx::shape ext;
     for (auto e : c.extents) ext.push_back(e);

@@ -9,6 +9,11 @@
 
 namespace argx::npy::detail {
 
+/// Checks the preamble at the start of `prefix` (magic, version, header length against the
+/// limit and `file_size`) and returns the bytes of preamble and header together: what must
+/// be read before parse_header can parse the header.
+std::size_t header_size(std::span<const unsigned char> prefix, std::uint64_t file_size, const read_options& opt);
+
 /// What a .npy header dict says, before it is checked against argx's limits.
 struct header_dict {
   std::string descr;
