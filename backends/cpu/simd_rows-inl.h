@@ -426,6 +426,18 @@ void rows_from(const void* data, std::int64_t count, std::int64_t row_stride, st
   const T* base = static_cast<const T*>(data);
   if (n == 1) {  // every row's winner is its element (index -1 only for an ignored NaN)
     mark(D, path::rows_single);
+    // Every index is 0 unless an ignored NaN makes it -1: when only indices are asked
+    // for and no NaN can be ignored, nothing needs reading (the outputs are the traffic).
+    if (out.keys == nullptr && out.values == nullptr && !(dtype_traits<D>::is_float && o.keys.nan_ignore)) {
+      if (out.int32) {
+        std::int32_t* dst = static_cast<std::int32_t*>(out.indices);
+        for (std::int64_t r = 0; r < count; ++r) dst[out.at(r)] = 0;
+      } else {
+        std::int64_t* dst = static_cast<std::int64_t*>(out.indices);
+        for (std::int64_t r = 0; r < count; ++r) dst[out.at(r)] = 0;
+      }
+      return;
+    }
     for (std::int64_t r = 0; r < count; ++r) {
       const T v = base[r * row_stride];
       store<D>(out, out.at(r), cand{order_key<D>(v, o.keys), 0}, v, o.keys);
