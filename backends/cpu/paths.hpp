@@ -27,6 +27,7 @@ enum class path : unsigned {
   // lanes kernel
   lanes_wide,    ///< 4- and 8-byte lanes
   lanes_narrow,  ///< 1- and 2-byte lanes at full width, rows counted in chunks
+  lanes_one_chunk,  ///< 1- and 2-byte lanes, a walk of one chunk: emitted without widening
   lanes_scalar,  ///< fewer lanes than a vector
   lanes_stop,    ///< every lane at the top key: the rows left are not read
   // tbb traversals

@@ -28,6 +28,7 @@ void put_kernels(kernel_table& t) {
   // Lanes too few for a vector: a lane block has two or more, and vectors of two lanes
   // take two (8-byte elements in 128 bits).
   if (hn::Lanes(hn::CappedTag<T, 16 / sizeof(T)>()) > 2) p |= path_bit(path::lanes_scalar);
+  if (sizeof(T) < 4) p |= path_bit(path::lanes_one_chunk);
   if (is_float) p |= path_bit(path::contig_keyed) | path_bit(path::contig_one_sign);
   if (has_ladder) p |= path_bit(path::rows_across);
   // Rows shorter than a vector but longer than one element need vectors of three lanes or more.

@@ -403,7 +403,8 @@ std::int64_t rows_interleaved(const dtype_bits_t<D>* data, std::int64_t count, s
       hn::Store(best, dk, keys);
       // The lane key is 0 exactly for the all-NaN key, as order_key's: store reads only that.
       for (std::int64_t i = 0; i < L; ++i)
-        store<D>(out, out.at(r + i), cand{keys[i], idx[i]}, p[i * static_cast<std::int64_t>(n) + idx[i]], o.keys);
+        store<D>(out, out.at(r + i), cand{keys[i], static_cast<std::int64_t>(idx[i])},
+                 p[i * static_cast<std::int64_t>(n) + idx[i]], o.keys);
     }
   });
   return r;

@@ -88,6 +88,23 @@ HWY_INLINE void prefetch_row(const T* p, size_t n) {
   for (size_t b = 0; b < n * sizeof(T); b += 64) hwy::Prefetch(reinterpret_cast<const char*>(p) + b);
 }
 
+/// Two rows r0 and r1 (row tags kv0, kv1) into the slots' running bests (keys at bk, row
+/// tags at bp), prefetching p0 and p1 (a cache line per `per_line` slots) meanwhile: two
+/// rows per visit of a slot's running best halve its loads and stores.
+template <bool TiesLast, class DK, class Key, class T = hn::TFromD<DK>>
+HWY_INLINE void two_rows(DK dk, const slots& sl, size_t per_line, T* HWY_RESTRICT bk, T* HWY_RESTRICT bp, const T* r0,
+                         const T* r1, const T* p0, const T* p1, hn::Vec<DK> kv0, hn::Vec<DK> kv1, const Key& key) {
+  const size_t L = hn::Lanes(dk);
+  for (size_t s = 0; s < sl.count; ++s) {
+    if (s % per_line == 0) hwy::Prefetch(p0 + sl.lane(s)), hwy::Prefetch(p1 + sl.lane(s));
+    auto kb = hn::Load(dk, bk + s * L), rb = hn::Load(dk, bp + s * L);
+    lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, r0 + sl.lane(s))), kv0);
+    lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, r1 + sl.lane(s))), kv1);
+    hn::Store(kb, dk, bk + s * L);
+    hn::Store(rb, dk, bp + s * L);
+  }
+}
+
 /// 4- and 8-byte elements: keys and positions (relative to the first row's) in lanes of the
 /// element's width.
 template <dtype D, bool TiesLast, class DK, class Key>
@@ -111,7 +128,7 @@ HWY_INLINE void lanes_wide(DK dk, const dtype_bits_t<D>* base, size_t n, const r
   const size_t per_line = std::max<size_t>(1, 64 / (sizeof(T) * L));  // slots per cache line
   std::int64_t k = first + 1;
   cur.next();
-  // Two rows per visit of a slot's running best, which halves its loads and stores.
+  // Two rows per visit of a slot's running best (two_rows).
   while (k + 1 < last) {
     const T* r0 = base + cur.off;
     const auto kv0 = hn::Set(dk, static_cast<T>(cur.pos - pos0));
@@ -121,14 +138,7 @@ HWY_INLINE void lanes_wide(DK dk, const dtype_bits_t<D>* base, size_t n, const r
     cur.next();
     const T* p0 = pf.next(base, r0);
     const T* p1 = pf.next(base, r1);
-    for (size_t s = 0; s < sl.count; ++s) {
-      if (s % per_line == 0) hwy::Prefetch(p0 + sl.lane(s)), hwy::Prefetch(p1 + sl.lane(s));
-      auto kb = hn::Load(dk, bk + s * L), rb = hn::Load(dk, bp + s * L);
-      lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, r0 + sl.lane(s))), kv0);
-      lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, r1 + sl.lane(s))), kv1);
-      hn::Store(kb, dk, bk + s * L);
-      hn::Store(rb, dk, bp + s * L);
-    }
+    two_rows<TiesLast>(dk, sl, per_line, bk, bp, r0, r1, p0, p1, kv0, kv1, key);
     k += 2;
     if (!TiesLast && (k - first) % 64 < 2) {  // every lane at the top key: nothing can change
       auto all = hn::Eq(hn::Load(dk, bk), topv);
@@ -174,6 +184,7 @@ HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const
   HWY_ALIGN std::uint32_t wp[lanes_max_any + HWY_MAX_BYTES];  // and its position
   HWY_ALIGN std::uint32_t at[chunk + 1];                      // position of each row of the chunk
   const std::uint32_t top = lane_top<D>(dk, key, o.keys);
+  const auto topn = hn::Set(dk, static_cast<T>(top));
   // The joins go L32 lanes at a time: lanes past the last slot hold the top key at row 0.
   const size_t joined = (stored + L32 - 1) / L32 * L32;
   std::fill(cr + stored, cr + joined, T(0));
@@ -193,6 +204,7 @@ HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const
     cur.next();
     prefetch_row(pf.next(base, row), n);
     std::int64_t k = c0 + 1;
+    bool stopped = false;  // at the top key in every lane before c1
     for (; k + 1 < c1; k += 2) {
       const T r = static_cast<T>(k - c0);
       const T* r0 = base + cur.off;
@@ -204,16 +216,18 @@ HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const
       const T* p0 = pf.next(base, r0);
       const T* p1 = pf.next(base, r1);
       const auto kv0 = hn::Set(dk, r), kv1 = hn::Set(dk, static_cast<T>(r + 1));
-      for (size_t s = 0; s < sl.count; ++s) {
-        if (s % per_line == 0) hwy::Prefetch(p0 + sl.lane(s)), hwy::Prefetch(p1 + sl.lane(s));
-        auto kb = hn::Load(dk, ck + s * L), rb = hn::Load(dk, cr + s * L);
-        lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, r0 + sl.lane(s))), kv0);
-        lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, r1 + sl.lane(s))), kv1);
-        hn::Store(kb, dk, ck + s * L);
-        hn::Store(rb, dk, cr + s * L);
+      two_rows<TiesLast>(dk, sl, per_line, ck, cr, r0, r1, p0, p1, kv0, kv1, key);
+      if (!TiesLast && (k - c0) % 64 == 1) {  // every lane at the top key: nothing can change
+        auto all = hn::Eq(hn::Load(dk, ck), topn);
+        for (size_t s = 1; s < sl.count; ++s) all = hn::And(all, hn::Eq(hn::Load(dk, ck + s * L), topn));
+        if (hn::AllTrue(dk, all)) {
+          k += 2;
+          stopped = true;
+          break;
+        }
       }
     }
-    if (k < c1) {
+    if (!stopped && k < c1) {
       const T r = static_cast<T>(k - c0);
       const T* r0 = base + cur.off;
       at[r] = static_cast<std::uint32_t>(cur.pos - pos0);
@@ -226,6 +240,18 @@ HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const
         hn::Store(kb, dk, ck + s * L);
         hn::Store(rb, dk, cr + s * L);
       }
+    }
+    // A walk of one chunk over consecutive positions (row r at pos0 + r): the chunk's row
+    // numbers are the positions, so its bests are emitted as they are; the join into 32-bit
+    // state (a gather per vector) would cost more than a few rows themselves.
+    const std::int64_t end = stopped ? k : c1;  // rows [c0, end) were read
+    if (c0 == first && (end == last || stopped) && at[end - c0 - 1] == static_cast<std::uint32_t>(end - c0 - 1)) {
+      mark(D, path::lanes_one_chunk);
+      if (stopped) mark(D, path::lanes_stop);
+      sl.to_lanes(ck);
+      sl.to_lanes(cr);
+      return emit_lanes<D>(out, static_cast<std::int64_t>(n), o.keys, ck, cr, pos0,
+                           [&](std::int64_t j, std::int64_t pos) { return base[w.offset_of_pos(pos) + j]; });
     }
     // Join the chunk's bests into the running ones (the chunk's rows come later).
     const auto topv = hn::Set(d32, top);

@@ -20,11 +20,12 @@ inline dtype_bits_t<D> load_bits(const void* base, std::int64_t offset) {
   return b;
 }
 
-/// Calls f(pos, offset) for the positions [first, last) of a slice, in order, with each
-/// position's offset in elements from the slice start: an odometer over the reduced dims
-/// (any rank, any strides).
+/// Calls f(pos, offset, run) for the positions [first, last) of a slice, in order, a run
+/// along the innermost reduced dim at a time: positions pos..pos+run-1 lie at `offset`,
+/// offset + s, ... (s its stride) elements from the slice start. An odometer over the
+/// reduced dims (any rank, any strides).
 template <class F>
-inline void for_each_position(const plan& p, std::int64_t first, std::int64_t last, F&& f) {
+inline void for_each_run(const plan& p, std::int64_t first, std::int64_t last, F&& f) {
   const int rank = p.reduced_extents.size();
   std::int64_t idx[max_rank];
   std::int64_t rest = first, off = 0;
@@ -39,7 +40,9 @@ inline void for_each_position(const plan& p, std::int64_t first, std::int64_t la
     // Run along the innermost reduced dim, then carry into the outer ones.
     std::int64_t run = inner_n - idx[rank - 1];
     if (run > last - pos) run = last - pos;
-    for (std::int64_t i = 0; i < run; ++i, ++pos, off += inner_s) f(pos, off);
+    f(pos, off, run);
+    pos += run;
+    off += run * inner_s;
     idx[rank - 1] += run;
     for (int d = rank - 1; d > 0 && idx[d] == p.reduced_extents[d]; --d) {
       off -= idx[d] * p.reduced_strides[d];
@@ -48,6 +51,16 @@ inline void for_each_position(const plan& p, std::int64_t first, std::int64_t la
       off += p.reduced_strides[d - 1];
     }
   }
+}
+
+/// Calls f(pos, offset) for the positions [first, last) of a slice, in order, with each
+/// position's offset in elements from the slice start.
+template <class F>
+inline void for_each_position(const plan& p, std::int64_t first, std::int64_t last, F&& f) {
+  const std::int64_t inner_s = p.reduced_strides[p.reduced_extents.size() - 1];
+  for_each_run(p, first, last, [&](std::int64_t pos, std::int64_t off, std::int64_t run) {
+    for (std::int64_t i = 0; i < run; ++i) f(pos + i, off + i * inner_s);
+  });
 }
 
 /// The candidate of the element at `offset` (elements from plan::data) at position `pos`.

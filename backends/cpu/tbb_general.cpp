@@ -14,6 +14,7 @@
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/parallel_reduce.h>
 
+#include "slice.hpp"
 #include "tbb_job.hpp"
 
 namespace argx::detail::tbb_backend {
@@ -169,35 +170,18 @@ void rows_merge_range(const job& j, int u, const row_walk& w, std::int64_t o0, s
 constexpr std::int64_t gather_bytes = 16384;
 
 /// Copies the elements of positions [first, first + n) of the slice at `src` (any
-/// strides, odometer over the reduced dims) to `dst`, in position order.
+/// strides) to `dst`, in position order; contiguous runs as one copy.
 template <class B>
 void gather(const plan& p, const B* src, std::int64_t first, std::int64_t n, B* dst) {
-  const int rank = p.reduced_extents.size();
-  std::int64_t idx[max_rank];
-  std::int64_t off = 0, rest = first;
-  for (int d = rank - 1; d >= 0; --d) {
-    idx[d] = rest % p.reduced_extents[d];
-    rest /= p.reduced_extents[d];
-    off += idx[d] * p.reduced_strides[d];
-  }
-  const std::int64_t inner_n = p.reduced_extents[rank - 1], inner_s = p.reduced_strides[rank - 1];
-  for (std::int64_t i = 0; i < n;) {
-    const std::int64_t run = std::min(inner_n - idx[rank - 1], n - i);
+  const std::int64_t inner_s = p.reduced_strides[p.reduced_extents.size() - 1];
+  cpu::for_each_run(p, first, first + n, [&](std::int64_t pos, std::int64_t off, std::int64_t run) {
+    B* d = dst + (pos - first);
     const B* s = src + off;
     if (inner_s == 1)
-      std::memcpy(dst + i, s, static_cast<std::size_t>(run) * sizeof(B));
+      std::memcpy(d, s, static_cast<std::size_t>(run) * sizeof(B));
     else
-      for (std::int64_t k = 0; k < run; ++k) dst[i + k] = s[k * inner_s];
-    i += run;
-    off += run * inner_s;
-    idx[rank - 1] += run;
-    for (int d = rank - 1; d > 0 && idx[d] == p.reduced_extents[d]; --d) {
-      off -= idx[d] * p.reduced_strides[d];
-      idx[d] = 0;
-      ++idx[d - 1];
-      off += p.reduced_strides[d - 1];
-    }
-  }
+      for (std::int64_t k = 0; k < run; ++k) d[k] = s[k * inner_s];
+  });
 }
 
 /// Outputs [o0, o1) of short slices: each slice gathered into a row of the buffer, and a

@@ -355,6 +355,8 @@ std::vector<recipe> recipes(argx::dtype t) {
       {"rows_split", {2, elems(200 << 10) + 3}, view::plain, {1}, data::any},
       {"lanes_whole lanes_wide lanes_narrow", {300, 2000}, view::plain, {0}, data::any},
       {"lanes_stop", {300, 2000}, view::plain, {0}, data::all_top},
+      {"lanes_one_chunk", {200, 40}, view::plain, {0}, data::any},
+      {"lanes_narrow (chunks joined)", {1500, 40}, view::plain, {0}, data::any},
       {"lanes_scalar (the last tile)", {20, cpu_lanes_max(e) + 3}, view::plain, {0}, data::any},
       {"lanes_combined lanes_rest", {2001, 3}, view::plain, {0}, data::any},
       {"lanes_split_rows", {4000, 100}, view::plain, {0}, data::any},
