@@ -35,10 +35,14 @@ cand contiguous(const job& j, std::int64_t start, std::int64_t first, std::int64
   first += head;
   mark(j.p.type, path::flat_split);
   constexpr std::int64_t stop_check_bytes = std::int64_t(256) << 10;
-  const std::int64_t grain = std::max<std::int64_t>(1, grain_bytes / j.esize), step = stop_check_bytes / j.esize;
+  // Pieces of 64 KiB to 1 MiB (16 or more), handed out one at a time: on a busy machine a
+  // thread that loses its core holds back one piece, not half of the slice.
+  const std::int64_t least = std::max<std::int64_t>(1, grain_bytes / j.esize);
+  const std::int64_t piece = std::clamp<std::int64_t>((last - first) / 16, least, (std::int64_t(1) << 20) / j.esize);
+  const std::int64_t step = stop_check_bytes / j.esize;
   std::atomic<std::int64_t> top_at{last};  // lowest position where a task found the top key
   return ::tbb::parallel_reduce(
-      ::tbb::blocked_range<std::int64_t>(first, last, grain), lead,  // lead: the floor of every piece
+      ::tbb::blocked_range<std::int64_t>(first, last, piece), lead,  // lead: the floor of every piece
       [&](const ::tbb::blocked_range<std::int64_t>& r, cand acc) {
         for (std::int64_t b = r.begin(); b < r.end(); b += step) {
           if ((j.stops(acc) && acc.pos < b) || top_at.load(std::memory_order_relaxed) < b) break;
@@ -53,7 +57,7 @@ cand contiguous(const job& j, std::int64_t start, std::int64_t first, std::int64
         }
         return acc;
       },
-      [&](cand a, cand b) { return j.better(a, b); });
+      [&](cand a, cand b) { return j.better(a, b); }, ::tbb::simple_partitioner());
 }
 
 // ---- flat: one contiguous slice ---------------------------------------------------------
