@@ -72,20 +72,24 @@ class contig_scan {
       for (size_t i = start.pos < 0 ? 0 : 1; i < n; ++i) consider(best, order_key<D>(p[i], o_.keys), i);
       return best;
     }
-    // Blocks grow from first_block_bytes to block_bytes: a scan that can stop early
-    // (at the top key) does not read a whole block first.
-    size_t block = first_block_bytes / sizeof(T);
+    // Blocks grow from first_block_bytes to block_bytes while the scans of this object
+    // stop early (at the top key), so that such a scan does not read a whole block first;
+    // after a scan that read its range to the end, the next starts at block_bytes (short
+    // blocks cost a summary each: rows of a few KiB would pay it several times).
+    size_t block = small_first_ ? first_block_bytes / sizeof(T) : block_bytes / sizeof(T);
     for (size_t b = 0; b < n;) {
       size_t len = std::min(block, n - b);
       if (n - b - len < L) len = n - b;  // never leave a tail shorter than a vector
       scan_block(best, p + b, len, b);
       if (!o_.ties_last && best.key == top_) {  // nothing can beat it any more
         mark(D, path::contig_stop);
-        break;
+        small_first_ = true;
+        return best;
       }
       b += len;
       block = std::min(2 * block, block_bytes / sizeof(T));
     }
+    small_first_ = false;
     return best;
   }
 
@@ -193,6 +197,7 @@ class contig_scan {
   order_params o_;
   K top_;
   bool one_sign_ = false;  // floats: the last block had only the sign that needs signed min
+  bool small_first_ = true;  // the next scan starts with a short block (the last one stopped early)
 };
 
 /// Best of n contiguous elements and an earlier floor (kernel entry point).
