@@ -23,6 +23,7 @@ enum class errc {
   out_of_memory,        ///< host or device allocation failed
   bad_npy,              ///< malformed, truncated or inconsistent .npy data
   io_failure,           ///< a file could not be read or written
+  comm_failure,         ///< an MPI or NCCL call failed; the message holds its error text
 };
 
 /// Short stable name of an error code ("empty_reduction", ...).
@@ -43,6 +44,7 @@ constexpr const char* to_string(errc c) noexcept {
     case errc::out_of_memory: return "out_of_memory";
     case errc::bad_npy: return "bad_npy";
     case errc::io_failure: return "io_failure";
+    case errc::comm_failure: return "comm_failure";
   }
   return "unknown";
 }
