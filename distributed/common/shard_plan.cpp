@@ -47,6 +47,7 @@ shard_plan make_shard_plan(op o, const shard& x, const spec& s) {
     global_size *= x.global_extents[d];  // fits: output_shape's plan checked the element count
     if (d > sp.split) inner *= x.global_extents[d];
   }
+  sp.global_reduce_size = global_size;
   sp.local_reduce_size = sp.split_reduced ? global_size / n * (x.end - x.begin) : global_size;
   sp.positions = position_map{inner, x.end - x.begin, n, x.begin};
   sp.keys = key_params{o == op::argmin, s.abs, s.nan == nan_policy::ignore};

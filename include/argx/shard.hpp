@@ -53,6 +53,14 @@ inline std::uint32_t reduced_mask(const spec& s, int rank) {
   for (int d : s.dims) mask |= 1u << (d < 0 ? d + rank : d);
   return mask;
 }
+/// Where kept dim `dim` of a rank-`rank` tensor lands in the output of `s` (dims validated).
+inline int output_position(int dim, int rank, const spec& s) {
+  if (s.keepdim) return dim;  // every dim stays
+  const std::uint32_t mask = reduced_mask(s, rank);
+  int at = dim;
+  for (int d = 0; d < dim; ++d) at -= static_cast<int>(mask >> d & 1u);
+  return at;
+}
 }  // namespace detail
 
 /// The output shape this rank passes to a distributed reduction: the whole output when the
@@ -67,12 +75,8 @@ inline shape output_shape(const shard& x, const spec& s = {}) {
   const int split = x.dim < 0 ? x.dim + rank : x.dim;
   const tensor_view whole{&x, x.local.type, x.global_extents, contiguous_strides(x.global_extents), x.local.space};
   shape out = make_plan(whole, op::argmax, s).out_extents;  // validates the spec against the whole shape
-  const std::uint32_t mask = detail::reduced_mask(s, rank);
-  if (mask >> split & 1u) return out;
-  int at = split;  // the split dim's place in the output: every dim stays with keepdim
-  if (!s.keepdim)
-    for (int d = 0; d < split; ++d) at -= static_cast<int>(mask >> d & 1u);
-  out[at] = x.end - x.begin;
+  if (detail::reduced_mask(s, rank) >> split & 1u) return out;
+  out[detail::output_position(split, rank, s)] = x.end - x.begin;
   return out;
 }
 

@@ -61,7 +61,7 @@ void engine_stop() {}
 
 std::string engine_name() { return "mpi (local: " + std::string(local_cuda ? "cuda" : "seq/par/tbb") + ")"; }
 
-bool engine_writes_host() { return true; }
+bool engine_on_gpu() { return local_cuda; }
 
 sharded_outcome run_sharded(const sharded_call& c) {
   const argx::backend local = pick_local();

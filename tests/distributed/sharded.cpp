@@ -84,15 +84,6 @@ sharded_outcome slab_of(const sharded_outcome& whole, int at, std::int64_t begin
   return out;
 }
 
-// Where the split dim lands in the output when it is kept.
-int output_position(int split, int rank, const argx::spec& s) {
-  const std::uint32_t mask = argx::detail::reduced_mask(s, rank);
-  int at = split;
-  if (!s.keepdim)
-    for (int d = 0; d < split; ++d) at -= static_cast<int>(mask >> d & 1u);
-  return at;
-}
-
 }  // namespace
 
 void check_sharded(argx::op o, const host_tensor& whole, int dim, const std::vector<range>& ranges,
@@ -103,7 +94,7 @@ void check_sharded(argx::op o, const host_tensor& whole, int dim, const std::vec
   const sharded_outcome whole_answer = outcome_of(argx::reduce(argx::seq, o, whole.view, s));
   const bool split_reduced = argx::detail::reduced_mask(s, rank) >> split & 1u;
   const sharded_outcome want =
-      split_reduced ? whole_answer : slab_of(whole_answer, output_position(split, rank, s), c.begin, c.end);
+      split_reduced ? whole_answer : slab_of(whole_answer, argx::detail::output_position(split, rank, s), c.begin, c.end);
   INFO(engine_name(), " rank ", the_world().rank, "/", the_world().size, ": ", describe(whole), " split dim ", dim,
        " at [", c.begin, ", ", c.end, "); ", describe(o, s), values ? "" : " (no values)");
   const sharded_outcome got = run_sharded(c);

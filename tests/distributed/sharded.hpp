@@ -60,8 +60,8 @@ std::string engine_name();
 /// engine may pick this rank's local backend itself (from a generator of its own: the
 /// bodies' generator must stay in step on every rank).
 sharded_outcome run_sharded(const sharded_call& c);
-/// True when the engine exchanges host outputs (MPI) rather than device outputs (NCCL).
-bool engine_writes_host();
+/// True when every rank's part is reduced on a GPU (argx::nccl, argx::mpi with cuda).
+bool engine_on_gpu();
 
 // ---- shared by the bodies (sharded.cpp) -------------------------------------------------
 

@@ -42,7 +42,7 @@ int world_size() { return the_world().size; }
 TEST_CASE("distributed: random shapes, views, specs and cuts, every dtype") {
   rng r(20260101);
   for (dtype t : all_dtypes()) {
-    for (int k = 0; k < 14; ++k) {
+    for (int k = 0; k < 30; ++k) {
       const int rank = 1 + static_cast<int>(r.below(4));
       host_tensor whole = random_tensor(r, t, random_extents(r, rank, 2500, 0.04));
       if (r.chance(0.4)) whole = random_view(r, whole);
@@ -174,4 +174,27 @@ TEST_CASE("distributed: several reduced dims with the split dim among them, view
       }
     }
   }
+}
+
+TEST_CASE("distributed: positions beyond 32 bits (GPU engines only)") {
+  if (!engine_on_gpu()) return;  // seq and the CPU backends would take minutes over 2^32 elements
+  // A (2^31 + 3, 2) view of the two float32 elements {1, 5} (row stride 0): 5 at every odd
+  // flat position, 1 at every even one, 2^32 + 6 positions in all.
+  const host_tensor pair = make_tensor(dtype::f32, {1.0, 5.0}, {1, 2});
+  const std::int64_t rows = (std::int64_t(1) << 31) + 3;
+  const host_tensor whole = pair.broadcast(0, rows);
+  rng r(32);
+  const auto ranges = random_ranges(r, rows, world_size());
+  for (argx::op o : {argx::op::argmax, argx::op::argmin})
+    for (auto ties : {argx::tie_break::first, argx::tie_break::last}) {
+      const bool max = o == argx::op::argmax, last = ties == argx::tie_break::last;
+      // All dims: a flat index past 2^32 with ties = last (the two-step combine).
+      sharded_outcome got = run_sharded(part_of(o, whole, 0, ranges, argx::spec{.ties = ties}));
+      CHECK(got.indices == std::vector<std::int64_t>{(last ? 2 * rows - 2 : 0) + (max ? 1 : 0)});
+      CHECK(got.value_bits == std::vector<std::uint64_t>{encode(dtype::f32, max ? 5.0 : 1.0)});
+      // Along the rows: every element of a column ties; 2^31 + 3 positions (packed words).
+      got = run_sharded(part_of(o, whole, 0, ranges, argx::spec{.dims = {0}, .ties = ties}));
+      CHECK(got.indices == std::vector<std::int64_t>{last ? rows - 1 : 0, last ? rows - 1 : 0});
+      CHECK(got.value_bits == std::vector<std::uint64_t>{encode(dtype::f32, 1.0), encode(dtype::f32, 5.0)});
+    }
 }

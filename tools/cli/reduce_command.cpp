@@ -1,9 +1,11 @@
 // argx reduce INPUT.npy -o OUT.npy [options]: one reduction, indices (and values) to .npy.
 #include <cstdio>
+#include <optional>
 
 #include <argx/argx.hpp>
 
 #include "commands.hpp"
+#include "distributed.hpp"
 #include "npy.hpp"
 #include "options.hpp"
 #include "outcome.hpp"
@@ -26,6 +28,9 @@ int reduce_command(const args& a) {
   });
   opts.value("--repeat", "N", "after a warm-up, time N more runs of the reduction; print time_ms median= min=",
              [&](const std::string& v) { repeat = static_cast<int>(parse_int("--repeat", v, 1, 1000000)); });
+  std::optional<int> distributed_dim;
+  opts.value("--distributed", "DIM", "under mpirun: each rank reads its slab along DIM; rank 0 writes (argx-mpi)",
+             [&](const std::string& v) { distributed_dim = static_cast<int>(parse_int("--distributed", v, -max_rank, max_rank - 1)); });
   bool help = false;
   const auto pos = opts.parse(a, help);
   if (help) {
@@ -34,6 +39,7 @@ int reduce_command(const args& a) {
   }
   if (pos.size() != 1) throw usage_error(pos.empty() ? "missing INPUT.npy" : "more than one input: '" + pos[1] + "'");
   if (output.empty()) throw usage_error("missing -o OUT.npy");
+  if (distributed_dim) return distributed_reduce({pos[0], output, values_path, red, backend_name, repeat, *distributed_dim});
 
   const npy::array in = npy::read(pos[0], {.bf16 = red.bf16});
   const job j{red.op, apply_view(in.view(), red.view), red.spec, !values_path.empty()};

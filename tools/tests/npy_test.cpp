@@ -14,6 +14,7 @@
 
 #include "malformed_npy.hpp"
 #include "npy.hpp"
+#include "slab.hpp"
 
 namespace npy = argx::npy;
 using argx::dtype;
@@ -246,4 +247,41 @@ TEST_CASE("write gathers strided views and reads back what it wrote") {
   const auto f = npy::serialize(v, {.fortran_order = true});
   const npy::array af = npy::parse(bytes_of(f));
   CHECK(gather(af.view()) == gather(a.view()));
+}
+
+TEST_CASE("read_slab reads one range of one dim, in every order and byte order") {
+  temp_dir dir;
+  std::vector<std::int32_t> x(3 * 4 * 5);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<std::int32_t>(i * 7 + 1);
+  const auto whole = argx::make_view(x, {3, 4, 5});
+  const auto path = (dir.path / "s.npy").string();
+  for (const npy::write_options opt : {npy::write_options{}, npy::write_options{.fortran_order = true},
+                                       npy::write_options{.big_endian = true, .version = 2}}) {
+    npy::write(path, whole, opt);
+    CHECK(npy::read_header(path).extents == argx::shape{3, 4, 5});
+    for (int dim = -3; dim < 3; ++dim) {
+      const std::int64_t n = whole.extents[dim < 0 ? dim + 3 : dim];
+      for (std::int64_t b = 0; b <= n; ++b)
+        for (std::int64_t e = b; e <= n; ++e) {
+          const npy::array slab = npy::read_slab(path, dim, b, e);
+          INFO("fortran ", opt.fortran_order, " big-endian ", opt.big_endian, " dim ", dim, " [", b, ", ", e, ")");
+          CHECK(slab.fortran_order == opt.fortran_order);
+          CHECK(gather(slab.view()) == gather(whole.sliced(dim < 0 ? dim + 3 : dim, b, e)));
+        }
+    }
+  }
+  auto code_of = [&](auto&& f) {
+    try {
+      f();
+    } catch (const argx::error& e) {
+      return e.code();
+    }
+    return errc::bad_argument;
+  };
+  CHECK(code_of([&] { (void)npy::read_slab(path, 3, 0, 1); }) == errc::bad_dim);
+  CHECK(code_of([&] { (void)npy::read_slab(path, 0, 2, 4); }) == errc::bad_argument);
+  CHECK(code_of([&] { (void)npy::read_slab(path, 0, 2, 1); }) == errc::bad_argument);
+  CHECK(code_of([&] { (void)npy::read_slab((dir.path / "missing.npy").string(), 0, 0, 1); }) == errc::io_failure);
+  std::ofstream((dir.path / "short.npy").string(), std::ios::binary) << std::string("\x93NUMPY\x01\x00", 8);
+  CHECK(code_of([&] { (void)npy::read_slab((dir.path / "short.npy").string(), 0, 0, 1); }) == errc::bad_npy);
 }
