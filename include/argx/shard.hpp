@@ -73,8 +73,10 @@ inline shape output_shape(const shard& x, const spec& s = {}) {
     throw error(errc::bad_dim, "split dim " + std::to_string(x.dim) + " is out of range for a tensor of rank " +
                                    std::to_string(rank));
   const int split = x.dim < 0 ? x.dim + rank : x.dim;
+  // The whole tensor's shape, to validate the spec against (make_plan reads no element:
+  // any non-null pointer will do).
   const tensor_view whole{&x, x.local.type, x.global_extents, contiguous_strides(x.global_extents), x.local.space};
-  shape out = make_plan(whole, op::argmax, s).out_extents;  // validates the spec against the whole shape
+  shape out = make_plan(whole, op::argmax, s).out_extents;
   if (detail::reduced_mask(s, rank) >> split & 1u) return out;
   out[detail::output_position(split, rank, s)] = x.end - x.begin;
   return out;
