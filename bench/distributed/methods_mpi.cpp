@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "../../distributed/common/agreement.hpp"
-#include "device.hpp"
+#include "device_memory.hpp"
 #include "methods.hpp"
 
 namespace argx_bench {
@@ -29,7 +29,7 @@ class argx_mpi_method final : public method {
     const void* data = host_.data();
     auto space = argx::memory_space::host;
     if (on_gpu(local_)) {
-      device_ = device_bytes(logits.size());
+      device_ = argx_test::device_buffer(logits.size());
       device_.upload(logits.data(), logits.size());
       data = device_.data();
       space = argx::memory_space::device;
@@ -59,7 +59,7 @@ class argx_mpi_method final : public method {
   place where_;
   step_shape s_;
   std::vector<unsigned char> host_;
-  device_bytes device_;
+  argx_test::device_buffer device_;
   argx::shard shard_;
   std::vector<std::int64_t> tokens_;
 };
@@ -72,9 +72,9 @@ class allgather_mpi_method final : public method {
     elem_ = argx::size_of(s.type);
     mine_ = logits;
     if (on_gpu(local_)) {  // the logits start on the GPU, as the model left them
-      device_mine_ = device_bytes(logits.size());
+      device_mine_ = argx_test::device_buffer(logits.size());
       device_mine_.upload(logits.data(), logits.size());
-      device_whole_ = device_bytes(static_cast<std::size_t>(s.batch * s.vocab) * elem_);
+      device_whole_ = argx_test::device_buffer(static_cast<std::size_t>(s.batch * s.vocab) * elem_);
     }
     counts_.assign(static_cast<std::size_t>(where_.size), 0);
     offsets_.assign(static_cast<std::size_t>(where_.size), 0);
@@ -124,7 +124,7 @@ class allgather_mpi_method final : public method {
   step_shape s_;
   std::size_t elem_ = 4;
   std::vector<unsigned char> mine_, pieces_, whole_;
-  device_bytes device_mine_, device_whole_;
+  argx_test::device_buffer device_mine_, device_whole_;
   std::vector<int> counts_, offsets_;
   std::vector<std::pair<std::int64_t, std::int64_t>> columns_;
   std::vector<std::int64_t> tokens_;

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "../../distributed/common/agreement.hpp"
-#include "device.hpp"
+#include "device_memory.hpp"
 #include "methods.hpp"
 
 namespace argx_bench {
@@ -40,6 +40,12 @@ struct nccl_world {
     check(cudaStreamCreate(&stream), "cudaStreamCreate");
   }
 };
+// The end of a step: the token ids on the host, the stream drained.
+void tokens_to_host(const argx_test::device_buffer& device, std::vector<std::int64_t>& host, cudaStream_t stream) {
+  check(cudaMemcpyAsync(host.data(), device.data(), host.size() * 8, cudaMemcpyDeviceToHost, stream), "copying the tokens");
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+}
+
 nccl_world& world_of(MPI_Comm mpi) {
   static nccl_world w(mpi);  // destroyed at exit: NCCL cleans up with the process
   return w;
@@ -50,9 +56,9 @@ class argx_nccl_method final : public method {
   explicit argx_nccl_method(MPI_Comm mpi) : w_(world_of(mpi)) {}
   void prepare(const step_shape& s, const std::vector<unsigned char>& logits) override {
     s_ = s;
-    logits_ = device_bytes(logits.size());
+    logits_ = argx_test::device_buffer(logits.size());
     logits_.upload(logits.data(), logits.size());
-    device_tokens_ = device_bytes(static_cast<std::size_t>(s.batch) * 8);
+    device_tokens_ = argx_test::device_buffer(static_cast<std::size_t>(s.batch) * 8);
     const argx::shape local{s.batch, s.end - s.begin};
     shard_ = argx::make_shard(argx::make_view(logits_.data(), s.type, local, argx::contiguous_strides(local),
                                               argx::memory_space::device),
@@ -63,9 +69,7 @@ class argx_nccl_method final : public method {
     argx::argmax(argx::nccl(w_.comm, w_.stream), shard_,
                  argx::make_output(static_cast<std::int64_t*>(device_tokens_.data()), {s_.batch}, argx::memory_space::device),
                  {.dims = {1}});
-    check(cudaMemcpyAsync(tokens_.data(), device_tokens_.data(), tokens_.size() * 8, cudaMemcpyDeviceToHost, w_.stream),
-          "copying the tokens");
-    check(cudaStreamSynchronize(w_.stream), "cudaStreamSynchronize");
+    tokens_to_host(device_tokens_, tokens_, w_.stream);
   }
   const std::vector<std::int64_t>& tokens() const override { return tokens_; }
   // The reports' ncclAllGather; one packed 64-bit word per row (bf16, f32) in ncclAllReduce.
@@ -79,7 +83,7 @@ class argx_nccl_method final : public method {
  private:
   nccl_world& w_;
   step_shape s_;
-  device_bytes logits_, device_tokens_;
+  argx_test::device_buffer logits_, device_tokens_;
   argx::shard shard_;
   std::vector<std::int64_t> tokens_;
 };
@@ -98,13 +102,13 @@ class allgather_nccl_method final : public method {
       widest_ = std::max(widest_, columns_.back().second - columns_.back().first);
     }
     block_ = static_cast<std::size_t>(s.batch * widest_) * elem_;
-    mine_ = device_bytes(block_);
+    mine_ = argx_test::device_buffer(block_);
     check(cudaMemcpy2D(mine_.data(), widest_ * elem_, logits.data(), (s.end - s.begin) * elem_, (s.end - s.begin) * elem_,
                        s.batch, cudaMemcpyHostToDevice),
           "uploading the logits");
-    pieces_ = device_bytes(block_ * w_.size);
-    whole_ = device_bytes(static_cast<std::size_t>(s.batch * s.vocab) * elem_);
-    device_tokens_ = device_bytes(static_cast<std::size_t>(s.batch) * 8);
+    pieces_ = argx_test::device_buffer(block_ * w_.size);
+    whole_ = argx_test::device_buffer(static_cast<std::size_t>(s.batch * s.vocab) * elem_);
+    device_tokens_ = argx_test::device_buffer(static_cast<std::size_t>(s.batch) * 8);
     tokens_.assign(static_cast<std::size_t>(s.batch), -2);
   }
   void step() override {
@@ -121,9 +125,7 @@ class allgather_nccl_method final : public method {
                  argx::make_view(whole_.data(), s_.type, ext, argx::contiguous_strides(ext), argx::memory_space::device),
                  argx::make_output(static_cast<std::int64_t*>(device_tokens_.data()), {s_.batch}, argx::memory_space::device),
                  {.dims = {1}});
-    check(cudaMemcpyAsync(tokens_.data(), device_tokens_.data(), tokens_.size() * 8, cudaMemcpyDeviceToHost, w_.stream),
-          "copying the tokens");
-    check(cudaStreamSynchronize(w_.stream), "cudaStreamSynchronize");
+    tokens_to_host(device_tokens_, tokens_, w_.stream);
   }
   const std::vector<std::int64_t>& tokens() const override { return tokens_; }
   std::int64_t bytes_sent() const override { return static_cast<std::int64_t>(block_); }
@@ -135,7 +137,7 @@ class allgather_nccl_method final : public method {
   std::size_t elem_ = 4, block_ = 0;
   std::int64_t widest_ = 0;
   std::vector<std::pair<std::int64_t, std::int64_t>> columns_;
-  device_bytes mine_, pieces_, whole_, device_tokens_;
+  argx_test::device_buffer mine_, pieces_, whole_, device_tokens_;
   std::vector<std::int64_t> tokens_;
 };
 

@@ -5,10 +5,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <stdexcept>
+
 #include <doctest/doctest.h>
 
 #include "device_memory.hpp"
-#include "element_bits.hpp"
 #include "engine.hpp"
 #include "sharded.hpp"
 
@@ -18,36 +19,18 @@ namespace {
 ncclComm_t comm = nullptr;
 cudaStream_t stream = nullptr;
 
-constexpr unsigned char sentinel = 0xA5;
-
-bool untouched(const std::vector<unsigned char>& v, std::size_t from = 0) {
-  for (std::size_t i = from; i < v.size(); ++i)
-    if (v[i] != sentinel) return false;
-  return true;
-}
-
-argx::shape outputs_for(const sharded_call& c, const argx::shard& x) {
-  if (c.output_extents) return *c.output_extents;
-  try {
-    return argx::output_shape(x, c.spec);
-  } catch (const argx::error&) {
-    return {};  // an invalid call: it must raise, whatever the outputs
-  }
-}
-
-// Guarded output bytes, on the GPU (or on the host, for the misplaced-outputs case).
+// Guarded output bytes on the GPU (or on the host, for the misplaced-outputs case).
 struct output_bytes {
   std::vector<unsigned char> host;
   device_buffer device;
-  bool on_device = true;
-  output_bytes(std::size_t n, bool gpu) : host(n, sentinel), on_device(gpu) {
+  output_bytes(std::size_t n, bool gpu) : host(n, output_sentinel) {
     if (!gpu) return;
     device = device_buffer(n);
     device.upload(host.data(), n);
   }
-  void* data() { return on_device ? device.data() : host.data(); }
+  void* data() { return device.data() ? device.data() : host.data(); }
   const std::vector<unsigned char>& read() {
-    if (on_device) device.download(host.data(), host.size());
+    if (device.data()) device.download(host.data(), host.size());
     return host;
   }
 };
@@ -85,17 +68,14 @@ sharded_outcome run_sharded(const sharded_call& c) {
   const std::vector<unsigned char>& before = *c.local.storage;
   device_buffer input(before.size());
   input.upload(before.data(), before.size());
-  argx::shard x = argx::make_shard(c.local.view, c.global, c.dim, c.begin);
-  x.end = c.end;  // as the test says, even when it disagrees with the view
-  x.local.data = static_cast<const unsigned char*>(input.data()) + c.local.data_offset();
-  x.local.space = argx::memory_space::device;
-
+  const argx::shard x =
+      shard_of(c, static_cast<const unsigned char*>(input.data()) + c.local.data_offset(), argx::memory_space::device);
   const argx::shape extents = outputs_for(c, x);
   std::int64_t count = 1;
   for (auto e : extents) count *= e;
   const bool int32 = c.spec.index == argx::index_type::int32;
-  const std::size_t iw = int32 ? 4 : 8, vw = argx::size_of(c.local.type());
-  output_bytes indices((count + 1) * iw, !c.misplaced_outputs), values((count + 1) * vw, !c.misplaced_outputs);
+  output_bytes indices((count + 1) * (int32 ? 4 : 8), !c.misplaced_outputs);
+  output_bytes values((count + 1) * argx::size_of(c.local.type()), !c.misplaced_outputs);
   const auto space = c.misplaced_outputs ? argx::memory_space::host : argx::memory_space::device;
   const auto iv = argx::make_output(indices.data(), int32 ? argx::dtype::i32 : argx::dtype::i64, extents, space);
   const auto vv = argx::make_output(values.data(), c.local.type(), extents, space);
@@ -107,21 +87,10 @@ sharded_outcome run_sharded(const sharded_call& c) {
     throw;
   }
   REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
-  const auto& ib = indices.read();
-  const auto& vb = values.read();
-  CHECK_MESSAGE(untouched(ib, count * iw), "the index output was written past its end");
-  CHECK_MESSAGE(untouched(vb, c.values ? count * vw : 0), "the values output was written past its end");
   std::vector<unsigned char> after(before.size());
   input.download(after.data(), after.size());
   CHECK_MESSAGE(after == before, "the input was modified");
-  sharded_outcome out;
-  out.extents = extents;
-  for (std::int64_t o = 0; o < count; ++o) {
-    out.indices.push_back(int32 ? static_cast<std::int64_t>(static_cast<std::int32_t>(load_bits(argx::dtype::i32, ib.data() + o * 4)))
-                                : static_cast<std::int64_t>(load_bits(argx::dtype::i64, ib.data() + o * 8)));
-    if (c.values) out.value_bits.push_back(load_bits(c.local.type(), vb.data() + o * vw));
-  }
-  return out;
+  return read_outputs(c, extents, indices.read(), values.read());
 }
 
 }  // namespace argx_test

@@ -15,6 +15,46 @@ world current;
 const world& the_world() { return current; }
 void set_world(const world& w) { current = w; }
 
+bool untouched(const std::vector<unsigned char>& bytes, std::size_t from) {
+  for (std::size_t i = from; i < bytes.size(); ++i)
+    if (bytes[i] != output_sentinel) return false;
+  return true;
+}
+
+argx::shard shard_of(const sharded_call& c, const void* data, argx::memory_space space) {
+  argx::shard x = argx::make_shard(c.local.view, c.global, c.dim, c.begin);
+  x.end = c.end;
+  x.local.data = data;
+  x.local.space = space;
+  return x;
+}
+
+argx::shape outputs_for(const sharded_call& c, const argx::shard& x) {
+  if (c.output_extents) return *c.output_extents;
+  try {
+    return argx::output_shape(x, c.spec);
+  } catch (const argx::error&) {
+    return {};  // an invalid call: it must raise, whatever the outputs
+  }
+}
+
+sharded_outcome read_outputs(const sharded_call& c, const argx::shape& extents, const std::vector<unsigned char>& indices,
+                             const std::vector<unsigned char>& values) {
+  const bool int32 = c.spec.index == argx::index_type::int32;
+  const std::size_t iw = int32 ? 4 : 8, vw = argx::size_of(c.local.type());
+  const std::size_t count = indices.size() / iw - 1;
+  CHECK_MESSAGE(untouched(indices, count * iw), "the index output was written past its end");
+  CHECK_MESSAGE(untouched(values, c.values ? count * vw : 0), "the values output was written past its end");
+  sharded_outcome out;
+  out.extents = extents;
+  for (std::size_t o = 0; o < count; ++o) {
+    const std::uint64_t bits = load_bits(int32 ? argx::dtype::i32 : argx::dtype::i64, indices.data() + o * iw);
+    out.indices.push_back(int32 ? static_cast<std::int32_t>(bits) : static_cast<std::int64_t>(bits));
+    if (c.values) out.value_bits.push_back(load_bits(c.local.type(), values.data() + o * vw));
+  }
+  return out;
+}
+
 std::vector<range> ranges_at(std::int64_t n, const std::vector<std::int64_t>& cuts) {
   std::vector<range> out;
   std::int64_t begin = 0;

@@ -63,6 +63,23 @@ sharded_outcome run_sharded(const sharded_call& c);
 /// True when every rank's part is reduced on a GPU (argx::nccl, argx::mpi with cuda).
 bool engine_on_gpu();
 
+// ---- shared by the engines (sharded.cpp) ------------------------------------------------
+
+/// Every output byte starts as this, so a stray or missing write is visible.
+inline constexpr unsigned char output_sentinel = 0xA5;
+/// True when bytes [from, end) all still hold the sentinel.
+bool untouched(const std::vector<unsigned char>& bytes, std::size_t from = 0);
+/// The shard a call describes, its elements at `data` in `space` (the test's `end` kept,
+/// even when it disagrees with the view).
+argx::shard shard_of(const sharded_call& c, const void* data, argx::memory_space space);
+/// The outputs' shape: the call's deliberate one, the right one, or {} for a call that
+/// must raise anyway.
+argx::shape outputs_for(const sharded_call& c, const argx::shard& x);
+/// The answer in guarded output bytes ((count + 1) elements each): checks that nothing was
+/// written past the end (nor into the values when none were asked for) and decodes it.
+sharded_outcome read_outputs(const sharded_call& c, const argx::shape& extents, const std::vector<unsigned char>& indices,
+                             const std::vector<unsigned char>& values);
+
 // ---- shared by the bodies (sharded.cpp) -------------------------------------------------
 
 struct range {
