@@ -32,108 +32,21 @@
 
 #include <argx/argx.hpp>
 
+#include "bench_kernels.cuh"
+
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "CUDA error in %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-// ---- kernels ---------------------------------------------------------------------------------
-
-// Reads n16 16-byte words once; the XOR of everything decides a store nobody expects, so
-// the loads cannot be dropped.
-__global__ void read_ceiling(const uint4* __restrict__ p, std::size_t n16, unsigned* sink) {
-  uint4 acc = {0, 0, 0, 0};
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (; i + 3 * stride < n16; i += 4 * stride) {
-    uint4 v[4];
-#pragma unroll
-    for (int u = 0; u < 4; ++u) v[u] = __ldg(p + i + u * stride);
-#pragma unroll
-    for (int u = 0; u < 4; ++u) {
-      acc.x ^= v[u].x;
-      acc.y ^= v[u].y;
-      acc.z ^= v[u].z;
-      acc.w ^= v[u].w;
-    }
-  }
-  for (; i < n16; i += stride) {
-    const uint4 v = __ldg(p + i);
-    acc.x ^= v.x;
-    acc.y ^= v.y;
-    acc.z ^= v.z;
-    acc.w ^= v.w;
-  }
-  if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x9E3779B9u) *sink = acc.x;
-}
-
-__global__ void empty_kernel() {}
+using argx_bench::check;
+using argx_bench::empty_kernel;
 
 // An empty kernel taking a parameter block as large as argx's plan.
 __global__ void empty_kernel_with_plan(const argx::plan p) {
   if (p.outputs == -1) printf("never\n");
 }
 
-__device__ std::uint32_t mix(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return static_cast<std::uint32_t>(x);
-}
-
-// Uniform floats in [-1, 1) (24 random bits), as float32 or as bfloat16 (the top half).
-__global__ void fill(void* p, std::size_t n, bool bf16, std::uint64_t seed) {
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    const float f = static_cast<float>(static_cast<int>(mix(i + seed) >> 8) - (1 << 23)) * (1.0f / (1 << 23));
-    std::uint32_t b;
-    memcpy(&b, &f, 4);
-    if (bf16)
-      static_cast<std::uint16_t*>(p)[i] = static_cast<std::uint16_t>(b >> 16);
-    else
-      static_cast<float*>(p)[i] = f;
-  }
-}
-
 struct times_r {
   std::int64_t r;
   __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i * r; }
-};
-
-// ---- timing ----------------------------------------------------------------------------------
-
-struct timer {
-  cudaStream_t stream;
-  cudaEvent_t a, b;
-  double budget_s;
-  int max_reps;
-
-  // Median milliseconds of `op` (events around each call, so host overhead counts).
-  double median_ms(const std::function<void()>& op, int warmup = 5) {
-    for (int i = 0; i < warmup; ++i) op();
-    check(cudaStreamSynchronize(stream), "warm-up");
-    std::vector<float> ms;
-    const auto start = std::chrono::steady_clock::now();
-    while (static_cast<int>(ms.size()) < max_reps) {
-      check(cudaEventRecord(a, stream), "event");
-      op();
-      check(cudaEventRecord(b, stream), "event");
-      check(cudaEventSynchronize(b), "event sync");
-      float t = 0;
-      check(cudaEventElapsedTime(&t, a, b), "elapsed");
-      ms.push_back(t);
-      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (ms.size() >= 10 && spent > budget_s) break;
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-  }
 };
 
 // ---- cases -----------------------------------------------------------------------------------
@@ -206,9 +119,10 @@ int main(int argc, char** argv) {
   check(cudaGetDeviceProperties(&prop, 0), "device properties");
   cudaStream_t stream;
   check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
-  timer tm{stream, nullptr, nullptr, quick ? 0.3 : 1.0, quick ? 50 : 200};
-  check(cudaEventCreate(&tm.a), "event");
-  check(cudaEventCreate(&tm.b), "event");
+  argx_bench::timer tm;
+  tm.create(stream);
+  tm.budget_s = quick ? 0.3 : 1.0;
+  tm.max_reps = quick ? 50 : 200;
 
   const std::size_t max_bytes = std::size_t(1) << 30;
   void* input = nullptr;
@@ -221,7 +135,7 @@ int main(int argc, char** argv) {
 
   auto ceiling_ms = [&](std::size_t bytes) {
     return tm.median_ms([&] {
-      read_ceiling<<<ceiling_blocks, 256, 0, stream>>>(static_cast<const uint4*>(input), bytes / 16, sink);
+      argx_bench::move_ceiling<<<ceiling_blocks, 256, 0, stream>>>(static_cast<const uint4*>(input), bytes / 16, nullptr, 0, sink);
     });
   };
   check(cudaMemsetAsync(input, 0x3c, max_bytes, stream), "memset");
@@ -280,7 +194,7 @@ int main(int argc, char** argv) {
     const bench_case& c = cases[ci];
     const std::int64_t n = c.elements(), outs = c.outputs();
     const std::size_t bytes = static_cast<std::size_t>(n) * argx::size_of(c.type);
-    fill<<<1024, 256, 0, stream>>>(input, static_cast<std::size_t>(n), c.type == argx::dtype::bf16, 1234 + ci);
+    argx_bench::fill_floats<<<1024, 256, 0, stream>>>(input, static_cast<std::size_t>(n), c.type == argx::dtype::bf16, 1234 + ci);
     check(cudaGetLastError(), "fill");
     argx::shape ext;
     for (auto e : c.extents) ext.push_back(e);

@@ -1,0 +1,162 @@
+// The GPU random-shape sweep: argx::cuda on the seeded cases of bench/sweep against the
+// bandwidth ceiling over the same bytes, in one run on one GPU. For each case it times,
+// with CUDA events around each call (host overhead included), after warm-up, the median of
+// many runs:
+//   - the ceiling: one kernel that reads the case's bytes with 16-byte loads and writes as
+//     many bytes as its int64 index output;
+//   - argx::cuda on the view (default spec: int64 indices, NaN propagates, first tie);
+// and checks argx::cuda's indices against argx::thrust's. Small cases (under 1 MiB) are
+// also timed against an empty kernel launch. torch is timed on the same views by
+// sweep_report.py, which reads this program's JSON.
+//
+//   gpu_sweep [--cases N] [--small N] [--seed S] [--out FILE.json] [--only ID]
+// (--only times one case, argx::cuda alone, a few times: for the profiler.)
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include <argx/argx.hpp>
+
+#include "../../backends/cuda/dispatch.hpp"
+#include "../sweep/sweep_cases.hpp"
+#include "bench_kernels.cuh"
+
+namespace {
+
+using argx_bench::check;
+
+std::string json_list(const std::vector<std::int64_t>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+struct run_state {
+  cudaStream_t stream = nullptr;
+  argx_bench::timer tm;
+  void* buffer = nullptr;       // random bits every case's view lives in
+  std::int64_t* indices = nullptr;
+  std::int64_t* other = nullptr;  // argx::thrust's answer
+  unsigned* sink = nullptr;
+  int ceiling_blocks = 1;
+};
+
+// Times one case; appends its JSON object to `json`. Returns false on a mismatch.
+bool run_case(run_state& st, const argx::sweep::sweep_case& c, bool small, bool only, std::string& json) {
+  const argx::tensor_view x = c.view_of(st.buffer, argx::memory_space::device);
+  const argx::spec s = c.spec();
+  const argx::shape out_ext = argx::output_shape(x, s);
+  const auto out = argx::make_output(st.indices, out_ext, argx::memory_space::device);
+  const auto out2 = argx::make_output(st.other, out_ext, argx::memory_space::device);
+  const argx::plan p = argx::make_plan(x, c.op, s);
+  const std::string launch = argx::detail::gpu::describe(argx::detail::gpu::launch_for(p));
+  const double argx_ms = st.tm.median_ms([&] { argx::reduce(argx::cuda.on(st.stream), c.op, x, out, nullptr, s); });
+  if (only) {
+    std::printf("%s: %s; argx::cuda %.4f ms\n", c.describe().c_str(), launch.c_str(), argx_ms);
+    return true;
+  }
+  const std::size_t n16 = static_cast<std::size_t>(c.bytes() + 15) / 16, w16 = static_cast<std::size_t>(c.outputs() * 8 + 15) / 16;
+  const double ceiling_ms = st.tm.median_ms([&] {
+    argx_bench::move_ceiling<<<st.ceiling_blocks, 256, 0, st.stream>>>(static_cast<const uint4*>(st.buffer), n16,
+                                                                        reinterpret_cast<uint4*>(st.other), w16, st.sink);
+  });
+  argx::reduce(argx::thrust.on(st.stream), c.op, x, out2, nullptr, s);
+  check(cudaStreamSynchronize(st.stream), "thrust");
+  const std::size_t n = static_cast<std::size_t>(c.outputs());
+  std::vector<std::int64_t> a(n), b(n);
+  check(cudaMemcpy(a.data(), st.indices, n * 8, cudaMemcpyDeviceToHost), "download");
+  check(cudaMemcpy(b.data(), st.other, n * 8, cudaMemcpyDeviceToHost), "download");
+  const bool agree = a == b;
+  std::printf("%4d %-10s %-10s %-8s %10.3f MB  ceiling %8.4f ms  argx %8.4f ms  %5.1f%%  %s%s\n", c.id, c.kind.c_str(),
+              c.view.c_str(), std::string(argx::name(c.type)).c_str(), c.bytes() / 1e6, ceiling_ms, argx_ms,
+              100 * ceiling_ms / argx_ms, launch.c_str(), agree ? "" : "  MISMATCH");
+  std::fflush(stdout);
+  json += std::string(json.back() == '[' ? "\n" : ",\n") + "    {\"id\": " + std::to_string(c.id) +
+          ", \"small\": " + (small ? "true" : "false") + ", \"kind\": \"" + c.kind + "\", \"view\": \"" + c.view +
+          "\", \"dtype\": \"" + std::string(argx::name(c.type)) + "\", \"op\": \"" +
+          (c.op == argx::op::argmax ? "argmax" : "argmin") + "\", \"extents\": " + json_list(c.extents) +
+          ", \"strides\": " + json_list(c.strides) + ", \"offset\": " + std::to_string(c.offset) +
+          ", \"dims\": " + json_list(std::vector<std::int64_t>(c.dims.begin(), c.dims.end())) +
+          ", \"span\": " + std::to_string(c.span) + ", \"bytes\": " + std::to_string(c.bytes()) +
+          ", \"outputs\": " + std::to_string(c.outputs()) + ", \"plan\": \"" + argx::to_string(p.kind) +
+          "\", \"launch\": \"" + launch + "\", \"agree\": " + (agree ? "true" : "false") +
+          ", \"ms\": {\"argx::cuda\": " + std::to_string(argx_ms) + ", \"ceiling\": " + std::to_string(ceiling_ms) + "}}";
+  return agree;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int count = 320, small_count = 40, only = -1;
+  std::uint64_t seed = 13;
+  std::string out_path = "gpu-sweep.json";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--cases")) count = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--small")) small_count = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--seed")) seed = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--out")) out_path = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--only")) only = std::atoi(argv[i + 1]);
+  }
+  const argx::sweep::sweep_limits large;
+  argx::sweep::sweep_limits small;
+  small.min_bytes = 4 << 10;
+  small.max_bytes = (1 << 20) - 1;
+  small.max_span_bytes = 2 << 20;
+  const auto cases = argx::sweep::make_sweep(seed, count, large);
+  auto small_cases = argx::sweep::make_sweep(seed + 1, small_count, small);
+  for (auto& c : small_cases) c.id += 100000;
+
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, 0), "device properties");
+  run_state st;
+  check(cudaStreamCreateWithFlags(&st.stream, cudaStreamNonBlocking), "stream");
+  st.tm.create(st.stream);
+  st.tm.budget_s = 0.25;
+  st.tm.max_reps = 100;
+  const std::size_t buffer_bytes = static_cast<std::size_t>(large.max_span_bytes) + 256;
+  check(cudaMalloc(&st.buffer, buffer_bytes), "input");
+  check(cudaMalloc(&st.indices, static_cast<std::size_t>(large.max_outputs) * 8), "indices");
+  check(cudaMalloc(&st.other, static_cast<std::size_t>(large.max_outputs) * 8), "indices");
+  check(cudaMalloc(&st.sink, 64), "sink");
+  st.ceiling_blocks = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / 256);
+  argx_bench::fill_bits<<<4096, 256, 0, st.stream>>>(static_cast<std::uint32_t*>(st.buffer), buffer_bytes / 4, seed);
+  check(cudaGetLastError(), "fill");
+
+  if (only >= 0) {
+    st.tm.max_reps = 3;
+    std::string ignored = "[";
+    for (const auto& c : only >= 100000 ? small_cases : cases)
+      if (c.id == only) run_case(st, c, only >= 100000, true, ignored);
+    return 0;
+  }
+  const double empty_ms = st.tm.median_ms([&] { argx_bench::empty_kernel<<<1, 1, 0, st.stream>>>(); }, 20);
+  const std::size_t gib16 = (std::size_t(1) << 30) / 16;
+  const double ceiling_gib_ms = st.tm.median_ms([&] {
+    argx_bench::move_ceiling<<<st.ceiling_blocks, 256, 0, st.stream>>>(static_cast<const uint4*>(st.buffer), gib16,
+                                                                        nullptr, 0, st.sink);
+  });
+  std::printf("device: %s, %d SMs; empty launch %.2f us; read ceiling %.0f GB/s (1 GiB); %zu cases + %zu small\n",
+              prop.name, prop.multiProcessorCount, empty_ms * 1e3, (1 << 30) / ceiling_gib_ms / 1e6, cases.size(),
+              small_cases.size());
+  std::string json = "[";
+  int mismatches = 0;
+  for (const auto& c : cases) mismatches += !run_case(st, c, false, false, json);
+  for (const auto& c : small_cases) mismatches += !run_case(st, c, true, false, json);
+  const double empty_after_ms = st.tm.median_ms([&] { argx_bench::empty_kernel<<<1, 1, 0, st.stream>>>(); }, 20);
+  std::string doc = "{\n  \"device\": \"" + std::string(prop.name) + "\",\n  \"multiprocessors\": " +
+                    std::to_string(prop.multiProcessorCount) + ",\n  \"seed\": " + std::to_string(seed) +
+                    ",\n  \"empty_launch_ms\": " + std::to_string(empty_ms) + ",\n  \"empty_launch_after_ms\": " +
+                    std::to_string(empty_after_ms) + ",\n  \"ceiling_1GiB_ms\": " + std::to_string(ceiling_gib_ms) +
+                    ",\n  \"mismatches\": " + std::to_string(mismatches) + ",\n  \"cases\": " + json + "\n  ]\n}\n";
+  if (FILE* f = std::fopen(out_path.c_str(), "w")) {
+    std::fputs(doc.c_str(), f);
+    std::fclose(f);
+  }
+  std::printf("empty launch after the sweep %.2f us; argx::cuda and argx::thrust disagree on %d cases; wrote %s\n",
+              empty_after_ms * 1e3, mismatches, out_path.c_str());
+  return mismatches == 0 ? 0 : 2;
+}
