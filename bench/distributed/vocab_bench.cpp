@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <argx/argx.hpp>
+#include <argx/detail/splitmix64.hpp>
 #include <argx/shard.hpp>
 
 #include "methods.hpp"
@@ -41,11 +42,8 @@ std::vector<std::string> split_list(const std::string& s) {
 
 // Logit (row, col) of the whole matrix: a hash mapped to [-8, 8), the same on every rank.
 float logit(std::int64_t row, std::int64_t col) {
-  std::uint64_t z = static_cast<std::uint64_t>(row) * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(col) + 0x632BE59BD9B4E019ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return static_cast<float>(z >> 40) * (16.0f / 16777216.0f) - 8.0f;
+  argx::detail::splitmix64 hash(static_cast<std::uint64_t>(row) << 32 | static_cast<std::uint64_t>(col));
+  return static_cast<float>(hash.next() >> 40) * (16.0f / 16777216.0f) - 8.0f;
 }
 
 std::vector<unsigned char> local_logits(const step_shape& s) {

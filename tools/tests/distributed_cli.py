@@ -3,7 +3,9 @@
 1 to 4 ranks (two counts per file): several dtypes, C and Fortran order, big-endian, every split dim, the split
 dim reduced and kept, NaN policies, ties, keepdim, int32 indices; and errors reported once
 (by rank 0) with exit status 1 and no output written.
-usage: distributed_cli.py ARGX_EXE MPIRUN (exit 77 without numpy)."""
+usage: distributed_cli.py ARGX_EXE MPIRUN [--quick] (exit 77 without numpy). --quick (the
+sanitizer build, where every mpirun takes seconds): four files, two specs each, one count
+of ranks each."""
 import os
 import subprocess
 import sys
@@ -16,6 +18,7 @@ except ImportError:
     sys.exit(77)
 
 ARGX, MPIRUN = sys.argv[1], sys.argv[2]
+QUICK = "--quick" in sys.argv[3:]
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 failures = []
 
@@ -50,19 +53,24 @@ def main():
         specs = [[], ["--dim", "1"], ["--dim", "0", "--nan", "ignore", "--ties", "last"],
                  ["--dim", "2", "--keepdim", "--op", "argmin", "--index-type", "int32"],
                  ["--dim", "0", "--dim", "2", "--nan", "ignore", "--abs"]]
+        if QUICK:
+            arrays = arrays[::2]
         for k, (tag, a) in enumerate(arrays):
             np.save(path("in.npy"), a)
-            for ranks in (1 + k % 4, 1 + (k + 2) % 4):  # every count of ranks, twice or more
-                split = (k + ranks) % 3
-                for spec in specs:
-                    base = ["reduce", path("in.npy"), *spec]
-                    want = run(base + ["-o", path("want.npy"), "--values", path("want_v.npy"), "--backend", "seq"])
+            for spec in specs[k % 2::2][:2] if QUICK else specs:
+                base = ["reduce", path("in.npy"), *spec]
+                want = run(base + ["-o", path("want.npy"), "--values", path("want_v.npy"), "--backend", "seq"])
+                if want.returncode != 0:
+                    failures.append(f"{tag} {' '.join(spec)}: single process: exit {want.returncode}")
+                    continue
+                for ranks in (1 + k % 4,) if QUICK else (1 + k % 4, 1 + (k + 2) % 4):  # every count of ranks
+                    split = (k + ranks) % 3
                     got = run(base + ["-o", path("got.npy"), "--values", path("got_v.npy"), "--distributed",
                                       str(split)], ranks)
                     name = f"{tag}, {ranks} ranks, split {split}, {' '.join(spec)}"
                     cases += 1
-                    if want.returncode != 0 or got.returncode != 0:
-                        failures.append(f"{name}: exit {got.returncode} ({got.stderr.strip()[:300]}) vs {want.returncode}")
+                    if got.returncode != 0:
+                        failures.append(f"{name}: exit {got.returncode} ({got.stderr.strip()[:300]})")
                         continue
                     for g, w in (("got.npy", "want.npy"), ("got_v.npy", "want_v.npy")):
                         if open(path(g), "rb").read() != open(path(w), "rb").read():
