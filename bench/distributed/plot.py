@@ -21,7 +21,7 @@ def main(csv_path, png_path, md_path):
     for r in rows:
         panels[(r["engine"], r["local"], int(r["ranks"]))].append(r)
     keys = sorted(panels)
-    fig, axes = plt.subplots(1, len(keys), figsize=(5.2 * len(keys), 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(keys), figsize=(6.4 * len(keys), 4.8), squeeze=False)
     for ax, key in zip(axes[0], keys):
         lines = defaultdict(list)
         for r in panels[key]:
@@ -35,17 +35,19 @@ def main(csv_path, png_path, md_path):
         engine, local, ranks = key
         ax.set_title(f"{engine} (local {local}), {ranks} rank{'s' if ranks > 1 else ''}")
         ax.set_xscale("log", base=2)
+        batches = sorted({int(r["batch"]) for r in panels[key]})
+        ax.set_xticks(batches, [str(b) for b in batches])
         ax.set_yscale("log")
         ax.set_xlabel("batch (rows of logits)")
         ax.set_ylabel("median time per step (µs)")
         ax.grid(True, which="both", alpha=0.3)
     axes[0][-1].legend(fontsize=7)
     label = rows[0]["label"] if rows else ""
-    fig.suptitle(f"Greedy decoding over a split vocabulary: argx vs all-gather then argmax ({label})")
+    fig.suptitle(f"Greedy decoding, vocabulary split over ranks: argx (solid)\nvs all-gather then argmax (dashed); {label}")
     fig.tight_layout()
     fig.savefig(png_path, dpi=110)
 
-    out = ["| engine (local) | ranks | dtype | V | B | argx µs | all-gather µs | speed-up | argx bytes sent/recv | all-gather bytes sent/recv |",
+    out = ["| engine (local) | ranks | dtype | V | B | argx µs median (min) | all-gather µs median (min) | speed-up (medians) | argx bytes sent/recv | all-gather bytes sent/recv |",
            "|---|---|---|---|---|---|---|---|---|---|"]
     by = defaultdict(dict)
     for r in rows:
@@ -55,7 +57,8 @@ def main(csv_path, png_path, md_path):
         if not a or not g:
             continue
         ta, tg = float(a["median_us"]), float(g["median_us"])
-        out.append(f"| {k[0]} ({k[1]}) | {k[2]} | {k[3]} | {k[4]} | {k[5]} | {ta:.1f} | {tg:.1f} | {tg / ta:.1f}× | "
+        out.append(f"| {k[0]} ({k[1]}) | {k[2]} | {k[3]} | {k[4]} | {k[5]} | {ta:.1f} ({float(a['min_us']):.1f}) | "
+                   f"{tg:.1f} ({float(g['min_us']):.1f}) | {tg / ta:.1f}× | "
                    f"{int(a['sent_bytes']):,} / {int(a['received_bytes']):,} | "
                    f"{int(g['sent_bytes']):,} / {int(g['received_bytes']):,} |")
     open(md_path, "w").write("\n".join(out) + "\n")

@@ -18,8 +18,8 @@ struct distributed_job {
 };
 
 /// Runs the job on the ranks of MPI_COMM_WORLD (initializing MPI when needed) and returns
-/// the exit status. Errors are raised on every rank; rank 0 rethrows them (main prints
-/// them once) and the other ranks return 1 silently.
+/// the exit status. Failures happen on every rank alike; rank 0 prints them (once), and
+/// every rank returns the status (1, or 2 for a usage error).
 int distributed_reduce(const distributed_job& job);
 
 }  // namespace argx::cli

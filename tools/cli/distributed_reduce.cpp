@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "distributed.hpp"
+#include "failure.hpp"
 #include "npy.hpp"
 #include "options.hpp"
 #include "outcome.hpp"
@@ -154,15 +155,18 @@ int run(const distributed_job& job, const mpi_session& mpi) {
 }  // namespace
 
 int distributed_reduce(const distributed_job& job) {
-  if (!job.reduction.view.empty())
-    throw usage_error("--distributed: each rank reads its slab of the file; the view options do not apply");
   if (!policy::from_name(job.backend)) throw usage_error("--backend: unknown backend '" + job.backend + "'");
   const mpi_session mpi;
   try {
+    if (!job.reduction.view.empty())
+      throw usage_error("--distributed: each rank reads its slab of the file; the view options do not apply");
     return run(job, mpi);
-  } catch (const error&) {
-    if (mpi.rank == 0) throw;  // every rank has the same error: main prints it once
-    return 1;
+  } catch (const std::exception&) {
+    // Every rank has the same failure: rank 0 prints it, and no rank leaves before that
+    // (mpirun ends the job as soon as one rank exits with an error).
+    const int status = report_failure("reduce", mpi.rank == 0);
+    MPI_Barrier(MPI_COMM_WORLD);
+    return status;
   }
 }
 
