@@ -93,8 +93,7 @@ timing time_steps(method& m, MPI_Comm comm, double min_time) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+int run(int argc, char** argv) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
@@ -116,7 +115,13 @@ int main(int argc, char** argv) {
   }
   const auto backend = argx::parse_backend(local);
   if (!backend || !argx::available(*backend)) throw std::invalid_argument("--local " + local + ": not usable here");
-  if (engine == "nccl") local = "cuda";
+  if (engine == "nccl") {
+    if (!argx_bench::nccl_built()) throw std::invalid_argument("--engine nccl: this benchmark was built without NCCL");
+    if (!argx::available(argx::backend::cuda)) throw std::invalid_argument("--engine nccl: no usable GPU");
+    local = "cuda";
+  } else if (engine != "mpi") {
+    throw std::invalid_argument("--engine " + engine + ": mpi or nccl");
+  }
 
   std::ofstream out;
   if (rank == 0 && !csv.empty()) {
@@ -164,6 +169,18 @@ int main(int argc, char** argv) {
         mismatches += differ;
       }
   std::fflush(stdout);
-  MPI_Finalize();
   return mismatches ? 1 : 0;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int status = 2;
+  try {
+    status = run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "vocab_bench: %s\n", e.what());
+    MPI_Abort(MPI_COMM_WORLD, 2);  // the other ranks may be waiting in a collective
+  }
+  MPI_Finalize();
+  return status;
 }
