@@ -115,7 +115,9 @@ class allgather_mpi_method final : public method {
   }
   const std::vector<std::int64_t>& tokens() const override { return tokens_; }
   std::int64_t bytes_sent() const override { return counts_[where_.rank]; }
-  std::int64_t bytes_received() const override { return static_cast<std::int64_t>(pieces_.size()) - counts_[where_.rank]; }
+  std::int64_t bytes_received() const override {
+    return static_cast<std::int64_t>(pieces_.size()) - counts_[where_.rank];
+  }
 
  private:
   MPI_Comm comm_;

@@ -42,7 +42,8 @@ struct nccl_world {
 };
 // The end of a step: the token ids on the host, the stream drained.
 void tokens_to_host(const argx_test::device_buffer& device, std::vector<std::int64_t>& host, cudaStream_t stream) {
-  check(cudaMemcpyAsync(host.data(), device.data(), host.size() * 8, cudaMemcpyDeviceToHost, stream), "copying the tokens");
+  check(cudaMemcpyAsync(host.data(), device.data(), host.size() * 8, cudaMemcpyDeviceToHost, stream),
+        "copying the tokens");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
 }
 
@@ -60,15 +61,16 @@ class argx_nccl_method final : public method {
     logits_.upload(logits.data(), logits.size());
     device_tokens_ = argx_test::device_buffer(static_cast<std::size_t>(s.batch) * 8);
     const argx::shape local{s.batch, s.end - s.begin};
-    shard_ = argx::make_shard(argx::make_view(logits_.data(), s.type, local, argx::contiguous_strides(local),
-                                              argx::memory_space::device),
-                              {s.batch, s.vocab}, 1, s.begin);
+    shard_ = argx::make_shard(
+        argx::make_view(logits_.data(), s.type, local, argx::contiguous_strides(local), argx::memory_space::device),
+        {s.batch, s.vocab}, 1, s.begin);
     tokens_.assign(static_cast<std::size_t>(s.batch), -2);
   }
   void step() override {
-    argx::argmax(argx::nccl(w_.comm, w_.stream), shard_,
-                 argx::make_output(static_cast<std::int64_t*>(device_tokens_.data()), {s_.batch}, argx::memory_space::device),
-                 {.dims = {1}});
+    argx::argmax(
+        argx::nccl(w_.comm, w_.stream), shard_,
+        argx::make_output(static_cast<std::int64_t*>(device_tokens_.data()), {s_.batch}, argx::memory_space::device),
+        {.dims = {1}});
     tokens_to_host(device_tokens_, tokens_, w_.stream);
   }
   const std::vector<std::int64_t>& tokens() const override { return tokens_; }
@@ -103,8 +105,8 @@ class allgather_nccl_method final : public method {
     }
     block_ = static_cast<std::size_t>(s.batch * widest_) * elem_;
     mine_ = argx_test::device_buffer(block_);
-    check(cudaMemcpy2D(mine_.data(), widest_ * elem_, logits.data(), (s.end - s.begin) * elem_, (s.end - s.begin) * elem_,
-                       s.batch, cudaMemcpyHostToDevice),
+    check(cudaMemcpy2D(mine_.data(), widest_ * elem_, logits.data(), (s.end - s.begin) * elem_,
+                       (s.end - s.begin) * elem_, s.batch, cudaMemcpyHostToDevice),
           "uploading the logits");
     pieces_ = argx_test::device_buffer(block_ * w_.size);
     whole_ = argx_test::device_buffer(static_cast<std::size_t>(s.batch * s.vocab) * elem_);
@@ -116,15 +118,16 @@ class allgather_nccl_method final : public method {
     for (int r = 0; r < w_.size; ++r) {  // torch.cat(dim=-1): each block into its columns
       const auto [b, e] = columns_[r];
       check(cudaMemcpy2DAsync(static_cast<char*>(whole_.data()) + b * elem_, s_.vocab * elem_,
-                              static_cast<char*>(pieces_.data()) + r * block_, widest_ * elem_, (e - b) * elem_, s_.batch,
-                              cudaMemcpyDeviceToDevice, w_.stream),
+                              static_cast<char*>(pieces_.data()) + r * block_, widest_ * elem_, (e - b) * elem_,
+                              s_.batch, cudaMemcpyDeviceToDevice, w_.stream),
             "cat");
     }
     const argx::shape ext{s_.batch, s_.vocab};
-    argx::argmax(argx::cuda.on(w_.stream),
-                 argx::make_view(whole_.data(), s_.type, ext, argx::contiguous_strides(ext), argx::memory_space::device),
-                 argx::make_output(static_cast<std::int64_t*>(device_tokens_.data()), {s_.batch}, argx::memory_space::device),
-                 {.dims = {1}});
+    argx::argmax(
+        argx::cuda.on(w_.stream),
+        argx::make_view(whole_.data(), s_.type, ext, argx::contiguous_strides(ext), argx::memory_space::device),
+        argx::make_output(static_cast<std::int64_t*>(device_tokens_.data()), {s_.batch}, argx::memory_space::device),
+        {.dims = {1}});
     tokens_to_host(device_tokens_, tokens_, w_.stream);
   }
   const std::vector<std::int64_t>& tokens() const override { return tokens_; }

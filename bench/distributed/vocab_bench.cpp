@@ -103,14 +103,11 @@ int run(int argc, char** argv) {
   double min_time = 0.3;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
-    if (k == "--engine") engine = v;
-    else if (k == "--local") local = v;
-    else if (k == "--batches") batches = v;
-    else if (k == "--vocabs") vocabs = v;
-    else if (k == "--dtypes") dtypes = v;
+    std::string* text = k == "--engine" ? &engine : k == "--local" ? &local : k == "--batches" ? &batches
+                      : k == "--vocabs"  ? &vocabs : k == "--dtypes" ? &dtypes : k == "--csv" ? &csv
+                      : k == "--label"   ? &label : nullptr;
+    if (text) *text = v;
     else if (k == "--min-time") min_time = std::stod(v);
-    else if (k == "--csv") csv = v;
-    else if (k == "--label") label = v;
     else throw std::invalid_argument("unknown option " + k);
   }
   const auto backend = argx::parse_backend(local);
@@ -156,8 +153,8 @@ int run(int argc, char** argv) {
           if (rank != 0) continue;
           std::printf("%-6s %-5s %5d %5lld %7lld %-10s %12lld %12lld %11.1f %11.1f\n", engine.c_str(), t.c_str(), size,
                       static_cast<long long>(s.batch), static_cast<long long>(s.vocab), names[k],
-                      static_cast<long long>(methods[k]->bytes_sent()), static_cast<long long>(methods[k]->bytes_received()),
-                      tm.median_us, tm.min_us);
+                      static_cast<long long>(methods[k]->bytes_sent()),
+                      static_cast<long long>(methods[k]->bytes_received()), tm.median_us, tm.min_us);
           if (out)
             out << label << ',' << engine << ',' << local << ',' << size << ',' << t << ',' << s.batch << ',' << s.vocab
                 << ',' << names[k] << ',' << methods[k]->bytes_sent() << ',' << methods[k]->bytes_received() << ','

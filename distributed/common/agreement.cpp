@@ -67,7 +67,8 @@ bool same_extents(const rank_report& a, const rank_report& b) {
   return true;
 }
 
-[[noreturn]] void disagree(errc code, const std::string& what, int r, const std::string& first, const std::string& other) {
+[[noreturn]] void disagree(errc code, const std::string& what, int r, const std::string& first,
+                           const std::string& other) {
   throw error(code, "ranks disagree on the " + what + ": rank 0 has " + first + ", rank " + std::to_string(r) +
                         " has " + other);
 }
@@ -89,17 +90,18 @@ void check_tiling(std::span<const rank_report> all) {
   int previous = -1;
   for (int r : order) {
     if (all[r].begin < next)
-      throw error(errc::bad_shape, "the ranks' ranges of " + dim + " overlap: rank " + std::to_string(previous) + " has " +
-                                       range_text(all[previous]) + " and rank " + std::to_string(r) + " has " +
-                                       range_text(all[r]));
+      throw error(errc::bad_shape, "the ranks' ranges of " + dim + " overlap: rank " + std::to_string(previous) +
+                                       " has " + range_text(all[previous]) + " and rank " + std::to_string(r) +
+                                       " has " + range_text(all[r]));
     if (all[r].begin > next)
-      throw error(errc::bad_shape, "no rank holds [" + std::to_string(next) + ", " + std::to_string(all[r].begin) +
-                                       ") of " + dim);
+      throw error(errc::bad_shape,
+                  "no rank holds [" + std::to_string(next) + ", " + std::to_string(all[r].begin) + ") of " + dim);
     next = all[r].end;
     previous = r;
   }
   if (next < extent)
-    throw error(errc::bad_shape, "no rank holds [" + std::to_string(next) + ", " + std::to_string(extent) + ") of " + dim);
+    throw error(errc::bad_shape,
+                "no rank holds [" + std::to_string(next) + ", " + std::to_string(extent) + ") of " + dim);
 }
 
 }  // namespace
@@ -170,8 +172,7 @@ void agree(std::span<const rank_report> all) {
   const rank_report& a = all[0];
   for (int r = 1; r < static_cast<int>(all.size()); ++r) {
     const rank_report& b = all[r];
-    if (b.op != a.op)
-      disagree(errc::bad_argument, "op", r, a.op ? "argmin" : "argmax", b.op ? "argmin" : "argmax");
+    if (b.op != a.op) disagree(errc::bad_argument, "op", r, a.op ? "argmin" : "argmax", b.op ? "argmin" : "argmax");
     if (b.type != a.type)
       disagree(errc::bad_argument, "dtype", r, std::string(name(static_cast<dtype>(a.type))),
                std::string(name(static_cast<dtype>(b.type))));
@@ -180,7 +181,8 @@ void agree(std::span<const rank_report> all) {
       disagree(errc::bad_argument, "split dim", r, std::to_string(a.split), std::to_string(b.split));
     if (!same_spec(a, b)) disagree(errc::bad_argument, "spec", r, spec_text(a), spec_text(b));
     if (b.values != a.values)
-      disagree(errc::bad_output, "values output", r, a.values ? "values" : "no values", b.values ? "values" : "no values");
+      disagree(errc::bad_output, "values output", r, a.values ? "values" : "no values",
+               b.values ? "values" : "no values");
   }
   check_tiling(all);
 }

@@ -27,7 +27,8 @@ shard_plan make_shard_plan(op o, const shard& x, const spec& s) {
   const std::int64_t n = x.global_extents[sp.split];
   if (x.begin < 0 || x.end < x.begin || x.end > n)
     throw error(errc::bad_shape, "this rank's range [" + std::to_string(x.begin) + ", " + std::to_string(x.end) +
-                                     ") lies outside dim " + std::to_string(sp.split) + " of extent " + std::to_string(n));
+                                     ") lies outside dim " + std::to_string(sp.split) + " of extent " +
+                                     std::to_string(n));
   for (int d = 0; d < rank; ++d) {
     const std::int64_t want = d == sp.split ? x.end - x.begin : x.global_extents[d];
     if (x.local.extents[d] != want)

@@ -14,13 +14,13 @@
 namespace argx::distributed {
 
 struct shard_plan {
-  int split = 0;                      ///< the split dim, counted from the front
-  bool split_reduced = false;         ///< candidates must be combined across ranks
-  std::uint32_t reduced_mask = 0;     ///< bit d: dim d is reduced
-  plan outputs;                       ///< this rank's outputs (out_extents, outputs, type, index)
-  std::int64_t global_reduce_size = 0; ///< positions in one slice of the whole tensor
-  std::int64_t local_reduce_size = 0;  ///< positions in one of this rank's slices (0: it holds none)
-  position_map positions;             ///< this rank's positions -> the whole tensor's
+  int split = 0;                        ///< the split dim, counted from the front
+  bool split_reduced = false;           ///< candidates must be combined across ranks
+  std::uint32_t reduced_mask = 0;       ///< bit d: dim d is reduced
+  plan outputs;                         ///< this rank's outputs (out_extents, outputs, type, index)
+  std::int64_t global_reduce_size = 0;  ///< positions in one slice of the whole tensor
+  std::int64_t local_reduce_size = 0;   ///< positions in one of this rank's slices (0: it holds none)
+  position_map positions;               ///< this rank's positions -> the whole tensor's
   key_params keys{};
   bool ties_last = false;
   bool is_float = false;

@@ -20,8 +20,8 @@ place place_in(MPI_Comm comm) {
   check(MPI_Initialized(&initialized), "MPI_Initialized");
   check(MPI_Finalized(&finalized), "MPI_Finalized");
   if (!initialized || finalized)
-    throw error(errc::bad_argument, initialized ? "argx::mpi called after MPI_Finalize"
-                                                : "argx::mpi called before MPI_Init");
+    throw error(errc::bad_argument,
+                initialized ? "argx::mpi called after MPI_Finalize" : "argx::mpi called before MPI_Init");
   int inter = 0;  // MPI_COMM_NULL and other invalid handles fail here (comm_failure)
   check(MPI_Comm_test_inter(comm, &inter), "MPI_Comm_test_inter");
   if (inter) throw error(errc::bad_argument, "argx::mpi needs an intracommunicator, not an intercommunicator");

@@ -19,8 +19,8 @@ using distributed::shard_plan;
 // the local policy reads).
 void require_host_output(const output_view& out, const char* what) {
   if (out.space != memory_space::host || (out.data && detail::locate(out.data) != memory_space::host))
-    throw error(errc::wrong_memory_space, std::string("argx::mpi writes host memory, but the ") + what +
-                                              " output is device memory");
+    throw error(errc::wrong_memory_space,
+                std::string("argx::mpi writes host memory, but the ") + what + " output is device memory");
 }
 
 // Where this rank's answer goes: the caller's buffers, or a result made here.

@@ -30,7 +30,8 @@ void allgather_bytes(ncclComm_t comm, const place& where, cudaStream_t stream, c
   auto* buffer = static_cast<unsigned char*>(detail::gpu::device_alloc(total, stream, "allocating the rank reports"));
   try {
     unsigned char* slot = buffer + bytes * static_cast<std::size_t>(where.rank);
-    detail::gpu::check(cudaMemcpyAsync(slot, mine, bytes, cudaMemcpyHostToDevice, stream), "copying this rank's report");
+    detail::gpu::check(cudaMemcpyAsync(slot, mine, bytes, cudaMemcpyHostToDevice, stream),
+                       "copying this rank's report");
     check(ncclAllGather(slot, buffer, bytes, ncclUint8, comm, stream), comm, "ncclAllGather");
     detail::gpu::check(cudaMemcpyAsync(all, buffer, total, cudaMemcpyDeviceToHost, stream), "copying the rank reports");
     detail::gpu::check(cudaStreamSynchronize(stream), "waiting for the rank reports");

@@ -32,7 +32,10 @@ __device__ candidate<std::uint64_t> local_candidate(const local_winners& w, cons
 template <dtype D>
 __global__ void packed_words(local_winners w, order_rules r, std::int64_t outputs, std::uint64_t* out) {
   for (std::int64_t o = first_output(); o < outputs; o += output_stride()) {
-    if (w.local_size == 0) { out[o] = 0; continue; }
+    if (w.local_size == 0) {
+      out[o] = 0;
+      continue;
+    }
     const auto c = local_candidate<D>(w, r, o);
     out[o] = pack(static_cast<std::uint32_t>(c.key), c.pos, r.ties_last);
   }
@@ -48,7 +51,10 @@ template <dtype D>
 __global__ void position_words(local_winners w, order_rules r, std::int64_t outputs, const std::uint64_t* best,
                                std::uint64_t* out) {
   for (std::int64_t o = first_output(); o < outputs; o += output_stride()) {
-    if (w.local_size == 0) { out[o] = 0; continue; }
+    if (w.local_size == 0) {
+      out[o] = 0;
+      continue;
+    }
     const auto c = local_candidate<D>(w, r, o);
     out[o] = c.key == best[o] ? position_word<std::uint64_t>(c.pos, r.ties_last) : 0;
   }

@@ -46,7 +46,9 @@ inline void argmax(const mpi_policy& pol, const shard& x, const output_view& ind
                    const spec& s = {}) {
   reduce(pol, op::argmax, x, indices, &values, s);
 }
-inline result argmax(const mpi_policy& pol, const shard& x, const spec& s = {}) { return reduce(pol, op::argmax, x, s); }
+inline result argmax(const mpi_policy& pol, const shard& x, const spec& s = {}) {
+  return reduce(pol, op::argmax, x, s);
+}
 
 inline void argmin(const mpi_policy& pol, const shard& x, const output_view& indices, const spec& s = {}) {
   reduce(pol, op::argmin, x, indices, nullptr, s);
@@ -55,7 +57,9 @@ inline void argmin(const mpi_policy& pol, const shard& x, const output_view& ind
                    const spec& s = {}) {
   reduce(pol, op::argmin, x, indices, &values, s);
 }
-inline result argmin(const mpi_policy& pol, const shard& x, const spec& s = {}) { return reduce(pol, op::argmin, x, s); }
+inline result argmin(const mpi_policy& pol, const shard& x, const spec& s = {}) {
+  return reduce(pol, op::argmin, x, s);
+}
 
 /// Collective, for a rank's own steps before a distributed call (reading its part of a
 /// file, say): when `failure` is set on any rank, throws on every rank the argx::error of

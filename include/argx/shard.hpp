@@ -70,8 +70,8 @@ inline int output_position(int dim, int rank, const spec& s) {
 inline shape output_shape(const shard& x, const spec& s = {}) {
   const int rank = x.global_extents.size();
   if (x.dim < -rank || x.dim >= rank)
-    throw error(errc::bad_dim, "split dim " + std::to_string(x.dim) + " is out of range for a tensor of rank " +
-                                   std::to_string(rank));
+    throw error(errc::bad_dim,
+                "split dim " + std::to_string(x.dim) + " is out of range for a tensor of rank " + std::to_string(rank));
   const int split = x.dim < 0 ? x.dim + rank : x.dim;
   // The whole tensor's shape, to validate the spec against (make_plan reads no element:
   // any non-null pointer will do).

@@ -40,11 +40,14 @@ sharded_outcome result_form(const argx::mpi_policy& pol, const sharded_call& c, 
 
 std::optional<std::string> engine_start(const std::vector<std::string>& args) {
   for (const auto& a : args) {
-    if (a == "--local=cuda") local_cuda = true;
-    else if (a != "--local=cpu") throw std::invalid_argument("unknown engine option " + a);
+    if (a == "--local=cuda")
+      local_cuda = true;
+    else if (a != "--local=cpu")
+      throw std::invalid_argument("unknown engine option " + a);
   }
   if (local_cuda && !argx::available(argx::backend::cuda))
-    return std::string("--local=cuda: ") + (argx::built_with_cuda() ? "no CUDA device is present" : "argx was built without CUDA");
+    return std::string("--local=cuda: ") +
+           (argx::built_with_cuda() ? "no CUDA device is present" : "argx was built without CUDA");
   return std::nullopt;
 }
 
@@ -63,7 +66,8 @@ sharded_outcome run_sharded(const sharded_call& c) {
   if (local_cuda) {
     input = device_buffer(before.size());
     input.upload(before.data(), before.size());
-    x = shard_of(c, static_cast<const unsigned char*>(input.data()) + c.local.data_offset(), argx::memory_space::device);
+    x = shard_of(c, static_cast<const unsigned char*>(input.data()) + c.local.data_offset(),
+                 argx::memory_space::device);
   }
   const argx::shape extents = outputs_for(c, x);
   std::int64_t count = 1;
@@ -76,7 +80,8 @@ sharded_outcome run_sharded(const sharded_call& c) {
   const auto vv = argx::make_output(values.data(), c.local.type(), extents, space);
   const auto pol = argx::mpi(the_world().comm, argx::policy{local});
   // Every third call with values takes the argx::result overload (on every rank alike).
-  if (c.values && !c.output_extents && !c.misplaced_outputs && !int32 && ++calls % 3 == 0) return result_form(pol, c, x);
+  if (c.values && !c.output_extents && !c.misplaced_outputs && !int32 && ++calls % 3 == 0)
+    return result_form(pol, c, x);
   try {
     argx::reduce(pol, c.op, x, iv, c.values ? &vv : nullptr, c.spec);
   } catch (const argx::error&) {

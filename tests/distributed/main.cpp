@@ -23,7 +23,7 @@ constexpr unsigned watchdog_seconds = 240;
 
 extern "C" void on_watchdog(int) {
   const char text[] = "distributed test: no progress for the watchdog's time limit (a hang): aborting\n";
-  if (write(2, text, sizeof text - 1) < 0) {}
+  [[maybe_unused]] const ssize_t written = write(2, text, sizeof text - 1);  // nothing to do if it fails
   _exit(124);
 }
 
@@ -41,8 +41,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> engine_args;
   std::vector<char*> doctest_args;
   for (int i = 0; i < argc; ++i) {
-    if (i > 0 && std::string(argv[i]).rfind("--local=", 0) == 0) engine_args.push_back(argv[i]);
-    else doctest_args.push_back(argv[i]);
+    if (i > 0 && std::string(argv[i]).rfind("--local=", 0) == 0)
+      engine_args.push_back(argv[i]);
+    else
+      doctest_args.push_back(argv[i]);
   }
   if (const auto skip = argx_test::engine_start(engine_args)) {
     if (w.rank == 0) std::printf("skipped: %s\n", skip->c_str());

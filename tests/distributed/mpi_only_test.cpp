@@ -29,12 +29,14 @@ TEST_CASE("mpi: raise_on_every_rank") {
   const world& w = the_world();
   CHECK(collective_error([&] { argx::raise_on_every_rank(w.comm, nullptr); }) == "no error");
   std::exception_ptr failure;
-  if (w.rank == w.size - 1) failure = std::make_exception_ptr(argx::error(argx::errc::io_failure, "cannot read part.npy"));
+  if (w.rank == w.size - 1)
+    failure = std::make_exception_ptr(argx::error(argx::errc::io_failure, "cannot read part.npy"));
   CHECK(collective_error([&] { argx::raise_on_every_rank(w.comm, failure); }) ==
         "io_failure: argx: rank " + std::to_string(w.size - 1) + ": cannot read part.npy");
   // The lowest failing rank wins; a std::exception that is not argx's keeps its text.
   failure = std::make_exception_ptr(std::runtime_error("disk on fire"));
-  CHECK(collective_error([&] { argx::raise_on_every_rank(w.comm, failure); }) == "bad_argument: argx: rank 0: disk on fire");
+  CHECK(collective_error([&] { argx::raise_on_every_rank(w.comm, failure); }) ==
+        "bad_argument: argx: rank 0: disk on fire");
 }
 
 TEST_CASE("mpi: MPI errors are comm_failure when the communicator returns errors") {

@@ -24,8 +24,8 @@ TEST_CASE("README: argx::nccl with a communicator made through MPI") {
     mine.insert(mine.end(), whole.begin() + b * vocab + first, whole.begin() + b * vocab + last);
   argx_test::device_buffer logits(mine.size() * sizeof(float) + 4), tokens(batch * 8);
   logits.upload(mine.data(), mine.size() * sizeof(float));
-  const argx::tensor_view my_logits = argx::make_view(static_cast<const float*>(logits.data()), {batch, last - first},
-                                                      argx::memory_space::device);
+  const argx::tensor_view my_logits =
+      argx::make_view(static_cast<const float*>(logits.data()), {batch, last - first}, argx::memory_space::device);
   std::int64_t* device_tokens = static_cast<std::int64_t*>(tokens.data());
   cudaStream_t stream;
   cudaStreamCreate(&stream);

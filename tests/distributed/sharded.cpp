@@ -38,8 +38,8 @@ argx::shape outputs_for(const sharded_call& c, const argx::shard& x) {
   }
 }
 
-sharded_outcome read_outputs(const sharded_call& c, const argx::shape& extents, const std::vector<unsigned char>& indices,
-                             const std::vector<unsigned char>& values) {
+sharded_outcome read_outputs(const sharded_call& c, const argx::shape& extents,
+                             const std::vector<unsigned char>& indices, const std::vector<unsigned char>& values) {
   const bool int32 = c.spec.index == argx::index_type::int32;
   const std::size_t iw = int32 ? 4 : 8, vw = argx::size_of(c.local.type());
   const std::size_t count = indices.size() / iw - 1;
@@ -70,8 +70,10 @@ std::vector<range> random_ranges(rng& r, std::int64_t n, int parts, bool shuffle
   std::vector<std::int64_t> cuts;
   for (int i = 1; i < parts; ++i) {
     // Cuts anywhere in [0, n], repeated now and then (an empty range in the middle).
-    if (!cuts.empty() && r.chance(0.2)) cuts.push_back(cuts.back());
-    else cuts.push_back(static_cast<std::int64_t>(r.below(static_cast<std::uint64_t>(n) + 1)));
+    if (!cuts.empty() && r.chance(0.2))
+      cuts.push_back(cuts.back());
+    else
+      cuts.push_back(static_cast<std::int64_t>(r.below(static_cast<std::uint64_t>(n) + 1)));
   }
   std::sort(cuts.begin(), cuts.end());
   std::vector<range> out = ranges_at(n, cuts);
@@ -101,7 +103,8 @@ namespace {
 sharded_outcome outcome_of(const argx::result& r) {
   sharded_outcome out{r.extents, r.indices, {}};
   const std::size_t vw = argx::size_of(r.value_type);
-  for (std::size_t o = 0; o < r.size(); ++o) out.value_bits.push_back(load_bits(r.value_type, r.values.data() + o * vw));
+  for (std::size_t o = 0; o < r.size(); ++o)
+    out.value_bits.push_back(load_bits(r.value_type, r.values.data() + o * vw));
   return out;
 }
 
@@ -126,15 +129,16 @@ sharded_outcome slab_of(const sharded_outcome& whole, int at, std::int64_t begin
 
 }  // namespace
 
-void check_sharded(argx::op o, const host_tensor& whole, int dim, const std::vector<range>& ranges,
-                   const argx::spec& s, bool values) {
+void check_sharded(argx::op o, const host_tensor& whole, int dim, const std::vector<range>& ranges, const argx::spec& s,
+                   bool values) {
   const sharded_call c = part_of(o, whole, dim, ranges, s, values);
   const int rank = whole.rank();
   const int split = dim < 0 ? dim + rank : dim;
   const sharded_outcome whole_answer = outcome_of(argx::reduce(argx::seq, o, whole.view, s));
   const bool split_reduced = argx::detail::reduced_mask(s, rank) >> split & 1u;
   const sharded_outcome want =
-      split_reduced ? whole_answer : slab_of(whole_answer, argx::detail::output_position(split, rank, s), c.begin, c.end);
+      split_reduced ? whole_answer
+                    : slab_of(whole_answer, argx::detail::output_position(split, rank, s), c.begin, c.end);
   INFO(engine_name(), " rank ", the_world().rank, "/", the_world().size, ": ", describe(whole), " split dim ", dim,
        " at [", c.begin, ", ", c.end, "); ", describe(o, s), values ? "" : " (no values)");
   const sharded_outcome got = run_sharded(c);

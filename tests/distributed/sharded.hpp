@@ -33,12 +33,12 @@ void set_world(const world& w);
 /// One rank's distributed call, as a test describes it.
 struct sharded_call {
   argx::op op = argx::op::argmax;
-  host_tensor local;         ///< this rank's part (host bytes; device engines copy them)
-  argx::shape global;        ///< the whole tensor's extents
-  int dim = 0;               ///< the split dim
+  host_tensor local;   ///< this rank's part (host bytes; device engines copy them)
+  argx::shape global;  ///< the whole tensor's extents
+  int dim = 0;         ///< the split dim
   std::int64_t begin = 0, end = 0;
   argx::spec spec{};
-  bool values = true;        ///< also ask for the winning elements
+  bool values = true;  ///< also ask for the winning elements
   /// Deliberate mistakes, for the error tests:
   std::optional<argx::shape> output_extents;  ///< outputs of this shape instead of the right one
   bool misplaced_outputs = false;             ///< outputs in the memory the engine cannot write
@@ -77,8 +77,8 @@ argx::shard shard_of(const sharded_call& c, const void* data, argx::memory_space
 argx::shape outputs_for(const sharded_call& c, const argx::shard& x);
 /// The answer in guarded output bytes ((count + 1) elements each): checks that nothing was
 /// written past the end (nor into the values when none were asked for) and decodes it.
-sharded_outcome read_outputs(const sharded_call& c, const argx::shape& extents, const std::vector<unsigned char>& indices,
-                             const std::vector<unsigned char>& values);
+sharded_outcome read_outputs(const sharded_call& c, const argx::shape& extents,
+                             const std::vector<unsigned char>& indices, const std::vector<unsigned char>& values);
 
 // ---- shared by the bodies (sharded.cpp) -------------------------------------------------
 
@@ -97,8 +97,8 @@ sharded_call part_of(argx::op o, const host_tensor& whole, int dim, const std::v
 
 /// Runs this rank's part and checks its answer against argx::seq on the whole tensor (the
 /// whole output when the split dim is reduced, this rank's slab of it when it is kept).
-void check_sharded(argx::op o, const host_tensor& whole, int dim, const std::vector<range>& ranges,
-                   const argx::spec& s, bool values = true);
+void check_sharded(argx::op o, const host_tensor& whole, int dim, const std::vector<range>& ranges, const argx::spec& s,
+                   bool values = true);
 
 /// Runs `f` (a distributed call) expecting it to raise; returns "code: message" and checks
 /// that every rank raised exactly the same.

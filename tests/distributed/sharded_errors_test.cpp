@@ -61,7 +61,8 @@ TEST_CASE("distributed errors: a mistake on one rank raises the same error on ev
   SUBCASE("the shard's extents do not match the global extents") {
     sharded_call c = f.call();
     if (is_last()) c.global = {4, 12};
-    expect_collective_error(c, argx::errc::bad_shape, "rank " + std::to_string(last_rank()) + ": the shard has extents");
+    expect_collective_error(c, argx::errc::bad_shape,
+                            "rank " + std::to_string(last_rank()) + ": the shard has extents");
   }
   SUBCASE("a range outside the split dim") {
     sharded_call c = f.call();
@@ -123,31 +124,36 @@ TEST_CASE("distributed errors: ranks that disagree") {
   SUBCASE("on the spec") {
     sharded_call c = f.call();
     if (is_last()) c.spec.nan = argx::nan_policy::ignore;
-    expect_collective_error(c, argx::errc::bad_argument,
-                            "ranks disagree on the spec: rank 0 has dims=(1) nan=propagate ties=first index=int64, rank " +
-                                last + " has dims=(1) nan=ignore");
+    expect_collective_error(
+        c, argx::errc::bad_argument,
+        "ranks disagree on the spec: rank 0 has dims=(1) nan=propagate ties=first index=int64, rank " + last +
+            " has dims=(1) nan=ignore");
   }
   SUBCASE("on the op") {
     sharded_call c = f.call();
     if (is_last()) c.op = argx::op::argmin;
-    expect_collective_error(c, argx::errc::bad_argument, "ranks disagree on the op: rank 0 has argmax, rank " + last + " has argmin");
+    expect_collective_error(c, argx::errc::bad_argument,
+                            "ranks disagree on the op: rank 0 has argmax, rank " + last + " has argmin");
   }
   SUBCASE("on the global extents") {
     const host_tensor longer = seeded_tensor(4, dtype::f32, {4, 12});
     const sharded_call c = part_of(argx::op::argmax, is_last() ? longer : f.whole, 1, f.ranges, f.spec);
-    expect_collective_error(c, argx::errc::bad_shape, "ranks disagree on the global extents: rank 0 has (3,12), rank " + last + " has (4,12)");
+    expect_collective_error(c, argx::errc::bad_shape,
+                            "ranks disagree on the global extents: rank 0 has (3,12), rank " + last + " has (4,12)");
   }
   SUBCASE("on the dtype") {
     const host_tensor wide = seeded_tensor(4, dtype::f64, {3, 12});
     const sharded_call c = part_of(argx::op::argmax, is_last() ? wide : f.whole, 1, f.ranges, f.spec);
-    expect_collective_error(c, argx::errc::bad_argument, "ranks disagree on the dtype: rank 0 has float32, rank " + last + " has float64");
+    expect_collective_error(c, argx::errc::bad_argument,
+                            "ranks disagree on the dtype: rank 0 has float32, rank " + last + " has float64");
   }
   SUBCASE("on the split dim") {
     sharded_call c = f.call();
     if (is_last()) {  // a consistent shard of its own, split along the other dim
       c = part_of(argx::op::argmax, f.whole, 0, std::vector<range>(the_world().size, range{0, 3}), f.spec);
     }
-    expect_collective_error(c, argx::errc::bad_argument, "ranks disagree on the split dim: rank 0 has 1, rank " + last + " has 0");
+    expect_collective_error(c, argx::errc::bad_argument,
+                            "ranks disagree on the split dim: rank 0 has 1, rank " + last + " has 0");
   }
   SUBCASE("on whether values are asked for") {
     sharded_call c = f.call();

@@ -95,10 +95,13 @@ TEST_CASE("distributed: ties and NaN exactly at shard boundaries") {
     // The same tensor split along the rows (the kept dim) and cut after row 1.
     std::vector<range> rows(static_cast<std::size_t>(p), range{4, 4});
     rows[0] = {0, 2};
-    if (p > 1) rows[p - 1] = {2, 4};
-    else rows[0] = {0, 4};
+    if (p > 1)
+      rows[p - 1] = {2, 4};
+    else
+      rows[0] = {0, 4};
     check_sharded(argx::op::argmax, whole, 0, rows, argx::spec{.dims = {1}});
-    check_sharded(argx::op::argmin, whole, 0, rows, argx::spec{.dims = {1}, .keepdim = true, .ties = argx::tie_break::last});
+    check_sharded(argx::op::argmin, whole, 0, rows,
+                  argx::spec{.dims = {1}, .keepdim = true, .ties = argx::tie_break::last});
   }
 }
 
@@ -120,7 +123,10 @@ TEST_CASE("distributed: all-NaN slices spread over ranks, nan=ignore") {
         check_sharded(o, whole, 1, ranges, argx::spec{.dims = {1}, .nan = argx::nan_policy::ignore, .ties = ties});
         check_sharded(o, whole, 1, ranges, argx::spec{.dims = {1}, .nan = argx::nan_policy::propagate, .ties = ties});
         check_sharded(o, whole, 1, ranges,
-                      argx::spec{.dims = {1}, .keepdim = true, .nan = argx::nan_policy::ignore, .ties = ties,
+                      argx::spec{.dims = {1},
+                                 .keepdim = true,
+                                 .nan = argx::nan_policy::ignore,
+                                 .ties = ties,
                                  .index = argx::index_type::int32});
       }
   }
@@ -136,7 +142,8 @@ TEST_CASE("distributed: empty shards") {
       for (int split : {0, 1, 2}) {
         const std::int64_t n = whole.view.extents[split];
         std::vector<range> ranges;
-        for (int k = 0; k < p; ++k) ranges.push_back(k == holder ? range{0, n} : (k < holder ? range{0, 0} : range{n, n}));
+        for (int k = 0; k < p; ++k)
+          ranges.push_back(k == holder ? range{0, n} : (k < holder ? range{0, 0} : range{n, n}));
         for_each_rule([&](argx::op o, argx::spec s) {
           if (s.abs) return;  // abs is covered elsewhere; keep this case quick
           s.dims = {1};
@@ -167,8 +174,8 @@ TEST_CASE("distributed: several reduced dims with the split dim among them, view
       for (int split : {1, 2, 3}) {
         const auto ranges = random_ranges(r, whole.view.extents[split], p);
         for (bool keepdim : {false, true})
-          for (const argx::dim_list& dims : {argx::dim_list{1, 2, 3}, argx::dim_list{2, 1}, argx::dim_list{-1, 1},
-                                             argx::dim_list{0, 2}})
+          for (const argx::dim_list& dims :
+               {argx::dim_list{1, 2, 3}, argx::dim_list{2, 1}, argx::dim_list{-1, 1}, argx::dim_list{0, 2}})
             check_sharded(r.chance(0.5) ? argx::op::argmax : argx::op::argmin, whole, split, ranges,
                           argx::spec{.dims = dims, .keepdim = keepdim, .nan = argx::nan_policy::ignore});
       }

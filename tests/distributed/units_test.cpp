@@ -50,7 +50,8 @@ TEST_CASE("units: position words order as argx::beats, and 0 is below every posi
     for (auto a : edges64)
       for (auto b : edges64) check_pair(std::uint64_t(0), a, b);
     for (int i = 0; i < 2000; ++i) {
-      const auto a = static_cast<std::int64_t>(r.below(max_packed_positions)), b = static_cast<std::int64_t>(r.below(max_packed_positions));
+      const auto a = static_cast<std::int64_t>(r.below(max_packed_positions)),
+                 b = static_cast<std::int64_t>(r.below(max_packed_positions));
       check_pair(std::uint32_t(0), a, b);
       const std::uint32_t ka = static_cast<std::uint32_t>(r.below(3)), kb = static_cast<std::uint32_t>(r.below(3));
       if (a != b) CHECK((pack(ka, a, last) > pack(kb, b, last)) == argx::beats(ka, a, kb, b, last));
@@ -90,11 +91,21 @@ TEST_CASE("units: shard plans and output shapes") {
   CHECK(make_shard_plan(argx::op::argmax, empty, {.dims = {0}}).reduces_locally());
 
   CHECK(error_of([&] { (void)make_shard_plan(argx::op::argmax, x, {.dims = {3}}); }) == "bad_dim");
-  CHECK(error_of([&] { (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, {2, 9}, 1, 4), {}); }) == "bad_shape");
-  CHECK(error_of([&] { (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, {2, 9, 5}, 1, 7), {}); }) == "bad_shape");
-  CHECK(error_of([&] { (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, {2, 9, 6}, 1, 4), {}); }) == "bad_shape");
-  CHECK(error_of([&] { (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, {2, 9, 5}, 3, 4), {}); }) == "bad_dim");
-  CHECK(error_of([&] { (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, {2, 9, 0}, 1, 4), {}); }) == "empty_reduction");
+  CHECK(error_of([&] {
+          (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, {2, 9}, 1, 4), {});
+        }) == "bad_shape");
+  CHECK(error_of([&] {
+          (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, {2, 9, 5}, 1, 7), {});
+        }) == "bad_shape");
+  CHECK(error_of([&] {
+          (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, {2, 9, 6}, 1, 4), {});
+        }) == "bad_shape");
+  CHECK(error_of([&] {
+          (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, {2, 9, 5}, 3, 4), {});
+        }) == "bad_dim");
+  CHECK(error_of([&] {
+          (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, {2, 9, 0}, 1, 4), {});
+        }) == "empty_reduction");
   CHECK(error_of([&] { (void)argx::even_split(10, 0, 0); }) == "bad_argument");
   CHECK(argx::even_split(10, 4, 0) == std::pair<std::int64_t, std::int64_t>{0, 3});
   CHECK(argx::even_split(10, 4, 3) == std::pair<std::int64_t, std::int64_t>{8, 10});
@@ -107,8 +118,9 @@ std::vector<rank_report> reports_of(const std::vector<std::pair<std::int64_t, st
   std::vector<float> data(100);
   std::vector<rank_report> out;
   for (auto [b, e] : ranges)
-    out.push_back(make_report(argx::op::argmax, argx::make_shard(argx::make_view(data.data(), {2, e - b}), {2, 10}, 1, b),
-                              s, true, rank_status{}));
+    out.push_back(make_report(argx::op::argmax,
+                              argx::make_shard(argx::make_view(data.data(), {2, e - b}), {2, 10}, 1, b), s, true,
+                              rank_status{}));
   return out;
 }
 
@@ -143,8 +155,9 @@ TEST_CASE("units: the agreement verdicts") {
   all = reports_of({{0, 4}, {4, 10}});
   all[1].keepdim = 1;
   all[1].abs = 1;
-  CHECK(verdict(all) == "bad_argument: argx: ranks disagree on the spec: rank 0 has dims=(1) nan=propagate ties=first "
-                        "index=int64, rank 1 has dims=(1) keepdim nan=propagate ties=first abs index=int64");
+  CHECK(verdict(all) ==
+        "bad_argument: argx: ranks disagree on the spec: rank 0 has dims=(1) nan=propagate ties=first "
+        "index=int64, rank 1 has dims=(1) keepdim nan=propagate ties=first abs index=int64");
   all = reports_of({{0, 4}, {4, 10}});
   all[1].extents[0] = 3;
   CHECK(verdict(all) == "bad_shape: argx: ranks disagree on the global extents: rank 0 has (2,10), rank 1 has (3,10)");
@@ -154,5 +167,6 @@ TEST_CASE("units: the agreement verdicts") {
   all = reports_of({{0, 4}, {4, 10}}, {});
   CHECK(verdict(all) == "agreed");
   all[0].values = 0;
-  CHECK(verdict(all) == "bad_output: argx: ranks disagree on the values output: rank 0 has no values, rank 1 has values");
+  CHECK(verdict(all) ==
+        "bad_output: argx: ranks disagree on the values output: rank 0 has no values, rank 1 has values");
 }

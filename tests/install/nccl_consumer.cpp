@@ -8,7 +8,8 @@ int main() {
   const float x[3] = {1, 2, 3};
   std::int64_t index = -1;
   try {
-    argx::argmax(argx::nccl(nullptr), argx::make_shard(argx::make_view(x, {3}), {3}, 0, 0), argx::make_output(&index, {}));
+    argx::argmax(argx::nccl(nullptr), argx::make_shard(argx::make_view(x, {3}), {3}, 0, 0),
+                 argx::make_output(&index, {}));
   } catch (const argx::error& e) {
     std::printf("%s [%s]\n", e.what(), argx::to_string(e.code()));
     return e.code() == argx::errc::bad_argument ? 0 : 1;

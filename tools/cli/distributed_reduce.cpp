@@ -68,7 +68,8 @@ std::vector<unsigned char> gather_output(const mpi_session& mpi, const std::vect
   for (int r = 0; r < mpi.size; ++r) {
     const auto [b, e] = even_split(whole[at], mpi.size, r);
     const std::int64_t bytes = outer * (e - b) * inner * static_cast<std::int64_t>(elem);
-    if (total + bytes > INT_MAX) throw error(errc::bad_argument, "--distributed: an output over 2 GiB cannot be gathered");
+    if (total + bytes > INT_MAX)
+      throw error(errc::bad_argument, "--distributed: an output over 2 GiB cannot be gathered");
     counts[r] = static_cast<int>(bytes);
     offsets[r] = static_cast<int>(total);
     total += bytes;
@@ -83,7 +84,8 @@ std::vector<unsigned char> gather_output(const mpi_session& mpi, const std::vect
     const auto [b, e] = even_split(n, mpi.size, r);
     const std::size_t run = static_cast<std::size_t>((e - b) * inner) * elem;
     for (std::int64_t o = 0; o < outer; ++o)
-      std::copy_n(received.data() + offsets[r] + o * run, run, out.data() + static_cast<std::size_t>((o * n + b) * inner) * elem);
+      std::copy_n(received.data() + offsets[r] + o * run, run,
+                  out.data() + static_cast<std::size_t>((o * n + b) * inner) * elem);
   }
   return out;
 }
@@ -112,7 +114,8 @@ int run(const distributed_job& job, const mpi_session& mpi) {
   for (auto e : extents) count *= e;
   const dtype index_dtype = s.index == index_type::int64 ? dtype::i64 : dtype::i32;
   std::vector<unsigned char> indices(static_cast<std::size_t>(count) * size_of(index_dtype));
-  std::vector<unsigned char> values(job.values_path.empty() ? 0 : static_cast<std::size_t>(count) * size_of(x.local.type));
+  std::vector<unsigned char> values(job.values_path.empty() ? 0
+                                                            : static_cast<std::size_t>(count) * size_of(x.local.type));
   const output_view iv = make_output(indices.empty() ? nullptr : indices.data(), index_dtype, extents);
   const output_view vv = make_output(values.empty() ? nullptr : values.data(), x.local.type, extents);
   const auto pol = argx::mpi(MPI_COMM_WORLD, *policy::from_name(job.backend));
@@ -147,7 +150,8 @@ int run(const distributed_job& job, const mpi_session& mpi) {
     const shape strides = contiguous_strides(whole_extents);
     npy::write(job.output, make_view(indices.empty() ? nullptr : indices.data(), index_dtype, whole_extents, strides));
     if (!job.values_path.empty())
-      npy::write(job.values_path, make_view(values.empty() ? nullptr : values.data(), x.local.type, whole_extents, strides));
+      npy::write(job.values_path,
+                 make_view(values.empty() ? nullptr : values.data(), x.local.type, whole_extents, strides));
   });
   return 0;
 }

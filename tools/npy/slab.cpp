@@ -72,8 +72,8 @@ array read_slab(const std::string& path, int dim, std::int64_t begin, std::int64
   const header h = file.parse(opt);
   const int rank = h.extents.size();
   if (dim < -rank || dim >= rank)
-    throw error(errc::bad_dim, "dim " + std::to_string(dim) + " is out of range for " + path + " of rank " +
-                                   std::to_string(rank));
+    throw error(errc::bad_dim,
+                "dim " + std::to_string(dim) + " is out of range for " + path + " of rank " + std::to_string(rank));
   const int d = dim < 0 ? dim + rank : dim;
   const std::int64_t n = h.extents[d];
   if (begin < 0 || end < begin || end > n)
