@@ -106,6 +106,9 @@ TEST_CASE("units: shard plans and output shapes") {
   CHECK(error_of([&] {
           (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, {2, 9, 0}, 1, 4), {});
         }) == "empty_reduction");
+  const float scalar = 1;  // a rank-0 tensor has no dim to split
+  CHECK(error_of([&] { (void)argx::output_shape(argx::make_shard(argx::make_view(&scalar, {}), {}, 0, 0)); }) ==
+        "bad_dim");
   CHECK(error_of([&] { (void)argx::even_split(10, 0, 0); }) == "bad_argument");
   CHECK(argx::even_split(10, 4, 0) == std::pair<std::int64_t, std::int64_t>{0, 3});
   CHECK(argx::even_split(10, 4, 3) == std::pair<std::int64_t, std::int64_t>{8, 10});
