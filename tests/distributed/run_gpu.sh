@@ -83,10 +83,12 @@ if want sanitize; then
 start=$(date +%s)
 cs="compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20"
 {
-  echo "== memcheck: test_nccl, 1 rank (all but the 2^32-position case)"
-  timeout 240 "${mpi[@]}" -np 1 $cs $b/tests/distributed/test_nccl -tce="*beyond 32 bits*"; echo "exit $?"
+  echo "== memcheck: test_nccl, 1 rank (boundaries, all-NaN, empty shards, errors, README)"
+  timeout 280 "${mpi[@]}" -np 1 $cs $b/tests/distributed/test_nccl \
+    -tc="*boundaries*,*all-NaN*,*empty shards*,distributed errors*,README*"; echo "exit $?"
   echo "== memcheck: test_mpi --local=cuda, 2 ranks (boundaries, empty shards, errors)"
-  timeout 240 "${mpi[@]}" -np 2 $cs $b/tests/distributed/test_mpi --local=cuda -tc="*boundaries*,*empty shards*,distributed errors*"; echo "exit $?"
+  timeout 280 "${mpi[@]}" -np 2 $cs $b/tests/distributed/test_mpi --local=cuda \
+    -tc="*boundaries*,*empty shards*,distributed errors*"; echo "exit $?"
 } >"$OUT/sanitizer.log" 2>&1
 grep -E "^==|ERROR SUMMARY|^exit" "$OUT/sanitizer.log"
 echo "sanitizer: $(( $(date +%s) - start )) s" | tee -a "$OUT/tests.log"
