@@ -47,8 +47,10 @@ bool available(backend b) {
   return false;
 }
 
-void reduce(const policy& pol, op o, const tensor_view& x, const output_view& indices, const output_view* values,
-            const spec& s) {
+namespace {
+
+void reduce_into(const policy& pol, op o, const tensor_view& x, const output_view& indices, const output_view* values,
+                 const spec& s) {
   const plan p = make_plan(x, o, s);
   check_output(p, indices, s.index == index_type::int64 ? dtype::i64 : dtype::i32, "index");
   if (values) check_output(p, *values, x.type, "values");
@@ -76,23 +78,39 @@ void reduce(const policy& pol, op o, const tensor_view& x, const output_view& in
   }
 }
 
-result reduce(const policy& pol, op o, const tensor_view& x, const spec& s) {
+result reduce_to_result(const policy& pol, op o, const tensor_view& x, const spec& s) {
   const plan p = make_plan(x, o, s);  // validates with the caller's index type
   result r;
   r.extents = p.out_extents;
   r.value_type = x.type;
+  // The result always holds int64 indices and the values: both sizes must fit first.
+  const std::int64_t index_bytes = detail::output_bytes(p.outputs, dtype::i64, "index");
+  const std::int64_t value_bytes = detail::output_bytes(p.outputs, x.type, "values");
   try {
     r.indices.resize(static_cast<std::size_t>(p.outputs));
-    r.values.resize(static_cast<std::size_t>(p.outputs) * size_of(x.type));
-  } catch (const std::bad_alloc&) {
-    throw error(errc::out_of_memory, "result of " + std::to_string(p.outputs) + " elements does not fit in host memory");
+    r.values.resize(static_cast<std::size_t>(value_bytes));
+  } catch (const std::exception&) {  // bad_alloc, or length_error beyond the vector's max_size
+    throw error(errc::out_of_memory, "result of " + std::to_string(p.outputs) + " elements (" +
+                                         std::to_string(index_bytes + value_bytes) + " bytes) does not fit in host memory");
   }
   spec s64 = s;
-  s64.index = index_type::int64;  // the result always holds int64 indices
+  s64.index = index_type::int64;
   const output_view iv = make_output(r.indices.data(), p.out_extents);
   const output_view vv = make_output(static_cast<void*>(r.values.data()), x.type, p.out_extents);
-  reduce(pol, o, x, iv, &vv, s64);  // host outputs: finished on return, whatever the backend
+  reduce_into(pol, o, x, iv, &vv, s64);  // host outputs: finished on return, whatever the backend
   return r;
+}
+
+}  // namespace
+
+// The two public entry points: nothing but argx::error leaves them.
+void reduce(const policy& pol, op o, const tensor_view& x, const output_view& indices, const output_view* values,
+            const spec& s) {
+  detail::with_argx_errors("reduce", [&] { reduce_into(pol, o, x, indices, values, s); });
+}
+
+result reduce(const policy& pol, op o, const tensor_view& x, const spec& s) {
+  return detail::with_argx_errors("reduce", [&] { return reduce_to_result(pol, o, x, s); });
 }
 
 }  // namespace argx

@@ -20,27 +20,26 @@ inline dtype_bits_t<D> load_bits(const void* base, std::int64_t offset) {
   return b;
 }
 
-/// Best candidate among positions [first, last) of the slice starting at element offset
-/// `start`, walking the reduced dims with an odometer (any rank, any strides).
-template <dtype D>
-candidate<dtype_key_t<D>> reduce_positions(const plan& p, std::int64_t start, std::int64_t first, std::int64_t last) {
+/// Calls f(pos, offset) for the positions [first, last) of a slice, in order, with each
+/// position's offset in elements from the slice start: an odometer over the reduced dims
+/// (any rank, any strides).
+template <class F>
+inline void for_each_position(const plan& p, std::int64_t first, std::int64_t last, F&& f) {
   const int rank = p.reduced_extents.size();
   std::int64_t idx[max_rank];
-  std::int64_t rest = first, off = start;
+  std::int64_t rest = first, off = 0;
   for (int d = rank - 1; d >= 0; --d) {
     idx[d] = rest % p.reduced_extents[d];
     rest /= p.reduced_extents[d];
     off += idx[d] * p.reduced_strides[d];
   }
-  candidate<dtype_key_t<D>> best = seed<dtype_key_t<D>>(p.reduce_size, p.ties_last);
   const std::int64_t inner_n = p.reduced_extents[rank - 1], inner_s = p.reduced_strides[rank - 1];
   std::int64_t pos = first;
   while (pos < last) {
     // Run along the innermost reduced dim, then carry into the outer ones.
     std::int64_t run = inner_n - idx[rank - 1];
     if (run > last - pos) run = last - pos;
-    for (std::int64_t i = 0; i < run; ++i, ++pos, off += inner_s)
-      best = combine(best, candidate<dtype_key_t<D>>{order_key<D>(load_bits<D>(p.data, off), p.keys), pos}, p.ties_last);
+    for (std::int64_t i = 0; i < run; ++i, ++pos, off += inner_s) f(pos, off);
     idx[rank - 1] += run;
     for (int d = rank - 1; d > 0 && idx[d] == p.reduced_extents[d]; --d) {
       off -= idx[d] * p.reduced_strides[d];
@@ -49,6 +48,22 @@ candidate<dtype_key_t<D>> reduce_positions(const plan& p, std::int64_t start, st
       off += p.reduced_strides[d - 1];
     }
   }
+}
+
+/// The candidate of the element at `offset` (elements from plan::data) at position `pos`.
+template <dtype D>
+inline candidate<dtype_key_t<D>> candidate_at(const plan& p, std::int64_t offset, std::int64_t pos) {
+  return {order_key<D>(load_bits<D>(p.data, offset), p.keys), pos};
+}
+
+/// Best candidate among positions [first, last) of the slice starting at element offset
+/// `start`.
+template <dtype D>
+candidate<dtype_key_t<D>> reduce_positions(const plan& p, std::int64_t start, std::int64_t first, std::int64_t last) {
+  candidate<dtype_key_t<D>> best = seed<dtype_key_t<D>>(p.reduce_size, p.ties_last);
+  for_each_position(p, first, last, [&](std::int64_t pos, std::int64_t off) {
+    best = combine(best, candidate_at<D>(p, start + off, pos), p.ties_last);
+  });
   return best;
 }
 

@@ -1,4 +1,4 @@
-// The cuda backend's launch choice, exposed for white-box tests and tools (not installed).
+// The cuda backend's launch choice, for white-box tests and the benchmarks (not installed).
 #pragma once
 
 #include <argx/plan.hpp>

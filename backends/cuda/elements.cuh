@@ -18,6 +18,8 @@
 
 #include <argx/order.hpp>
 
+#include "bytes.hpp"
+
 namespace argx::detail::gpu {
 
 /// Elements in one 16-byte vector load (4 floats, 8 halves, 16 bytes...).
@@ -271,6 +273,148 @@ __device__ __forceinline__ dtype_key_t<D> vec_max_key(const vec<D>& x, key_param
     }
     return m;
   }
+}
+
+/// True when key k, at a later position than the best so far, replaces it.
+template <bool TiesLast, class K>
+__device__ __forceinline__ bool better_later(K k, K best) {
+  if constexpr (TiesLast) return k >= best;
+  return k > best;
+}
+
+// ---- parts of vectors: slices that start or end inside one, windows across two ---------
+
+/// Bits of the lowest value of dtype D (its key is at most every other value's key): what
+/// the elements of a vector outside a slice become in plain reductions.
+template <dtype D>
+__host__ __device__ constexpr dtype_bits_t<D> lowest_bits() {
+  using tr = dtype_traits<D>;
+  if constexpr (D == dtype::f32) return 0xff800000u;
+  else if constexpr (D == dtype::f64) return 0xfff0000000000000ull;
+  else if constexpr (D == dtype::f16) return 0xfc00u;
+  else if constexpr (D == dtype::bf16) return 0xff80u;
+  else if constexpr (tr::is_signed) return tr::sign_mask;
+  else return 0;
+}
+
+/// A vector of element bits e, repeated.
+template <dtype D>
+__device__ __forceinline__ vec<D> splat(dtype_bits_t<D> e) {
+  constexpr int size = sizeof(dtype_bits_t<D>);
+  vec<D> v;
+  if constexpr (size == 8) {
+    v.w[0] = v.w[2] = static_cast<std::uint32_t>(e);
+    v.w[1] = v.w[3] = static_cast<std::uint32_t>(e >> 32);
+  } else {
+    const std::uint32_t word = static_cast<std::uint32_t>(e) * (size == 4 ? 1u : size == 2 ? 0x10001u : 0x1010101u);
+    v.w[0] = v.w[1] = v.w[2] = v.w[3] = word;
+  }
+  return v;
+}
+
+/// The largest key among the bytes [lo, hi) of x (whole elements; the others are not part
+/// of the slice). Plain reductions replace the others with the lowest value, which can tie
+/// a real element but never beat one; callers locate the element among [lo, hi) only.
+template <dtype D, bool Plain>
+__device__ __forceinline__ dtype_key_t<D> masked_max_key(vec<D> x, int lo, int hi, key_params kp) {
+  if (lo == 0 && hi == 16) return vec_max_key<D, Plain>(x, kp);
+  if constexpr (Plain) {
+    const auto f = plain<D>::flip(kp.argmin);
+    keep_bytes(x.w, lo, hi, splat<D>(static_cast<dtype_bits_t<D>>(lowest_bits<D>() ^ f)).w);
+    return order_key<D>(plain<D>::best(x, f), loop_keys<true>(kp));
+  } else {
+    constexpr int size = sizeof(dtype_bits_t<D>);
+    dtype_key_t<D> m = 0;
+#pragma unroll
+    for (int j = 0; j < vec_elems<D>; ++j) {
+      const dtype_key_t<D> k = j * size >= lo && j * size < hi ? order_key<D>(x.at(j), kp) : dtype_key_t<D>(0);
+      m = k > m ? k : m;
+    }
+    return m;
+  }
+}
+
+/// The element among [lo, hi) (element indices) of x whose key is `key`: the first, or the
+/// last with `last`. The key must occur there.
+template <dtype D>
+__device__ __forceinline__ int vec_find_key_in(const vec<D>& x, dtype_key_t<D> key, key_params kp, int lo, int hi,
+                                                bool last) {
+  int found = -1;
+#pragma unroll
+  for (int j = 0; j < vec_elems<D>; ++j)
+    if (j >= lo && j < hi && order_key<D>(x.at(j), kp) == key && (last || found < 0)) found = j;
+  return found;
+}
+
+/// The aligned 16-byte vector at p, of which only the bytes in [begin, end) (the tensor's
+/// span) are read: a plain load inside the span, element by element at its two ends (the
+/// others are zero), so that no byte outside the tensor is touched. Not inlined: it is the
+/// rare path, and its registers would otherwise weigh on every loop that may take it.
+template <dtype D>
+__device__ __noinline__ vec<D> load_vec_in(const dtype_bits_t<D>* p, std::uintptr_t begin, std::uintptr_t end) {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
+  if (at >= begin && at + 16 <= end) return load_vec<D>(p);
+  dtype_bits_t<D> e[vec_elems<D>];
+#pragma unroll
+  for (int j = 0; j < vec_elems<D>; ++j) {
+    const std::uintptr_t a = at + j * sizeof(dtype_bits_t<D>);
+    e[j] = a >= begin && a < end ? __ldg(p + j) : dtype_bits_t<D>(0);
+  }
+  vec<D> x;
+  std::memcpy(x.w, e, 16);
+  return x;
+}
+
+/// The aligned 16-byte vector at p when `ok`, zeros otherwise: a predicated load, so that a
+/// batch of them is issued back to back (a branch around each would serialize them).
+template <dtype D>
+__device__ __forceinline__ vec<D> load_vec_if(const dtype_bits_t<D>* p, bool ok) {
+  uint4 raw = {0, 0, 0, 0};
+  if (ok) raw = __ldg(reinterpret_cast<const uint4*>(p));
+  return vec<D>{{raw.x, raw.y, raw.z, raw.w}};
+}
+
+/// Whether the aligned 16-byte vector at p lies wholly in the tensor's bytes [begin, end).
+__device__ __forceinline__ bool vec_inside(const void* p, std::uintptr_t begin, std::uintptr_t end) {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
+  return at >= begin && at + 16 <= end;
+}
+
+/// A window of 16 bytes at p (aligned to the element size only), of which the first `need`
+/// bytes are in the tensor, read as one or two aligned vectors and shifted. Loads are
+/// predicated; a vector that would reach outside [begin, end) (only at the tensor's two
+/// ends) is not read here: `outside` is set and the caller reads the window again with
+/// load_window_in after its batch.
+template <dtype D>
+__device__ __forceinline__ vec<D> load_window_fast(const dtype_bits_t<D>* p, int need, std::uintptr_t begin,
+                                                   std::uintptr_t end, bool ok, bool& outside) {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
+  const int phase = static_cast<int>(at & 15u);
+  const auto* a = reinterpret_cast<const dtype_bits_t<D>*>(at - phase);
+  const bool two = phase + need > 16;
+  const bool in_a = vec_inside(a, begin, end), in_b = !two || vec_inside(a + vec_elems<D>, begin, end);
+  outside = ok && !(in_a && in_b);
+  const vec<D> lo = load_vec_if<D>(a, ok && in_a && in_b);
+  const vec<D> hi = load_vec_if<D>(a + vec_elems<D>, ok && two && in_a && in_b);
+  vec<D> out;
+  funnel<static_cast<int>(sizeof(dtype_bits_t<D>))>(lo.w, hi.w, phase, out.w);
+  return out;
+}
+
+/// The same window, never touching a byte outside [begin, end) (element by element at the
+/// tensor's ends).
+template <dtype D>
+__device__ __forceinline__ vec<D> load_window_in(const dtype_bits_t<D>* p, int need, std::uintptr_t begin,
+                                                 std::uintptr_t end) {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
+  const int phase = static_cast<int>(at & 15u);
+  const auto* a = reinterpret_cast<const dtype_bits_t<D>*>(at - phase);
+  const vec<D> lo = load_vec_in<D>(a, begin, end);
+  vec<D> hi{{0, 0, 0, 0}};
+  if (phase + need > 16) hi = load_vec_in<D>(a + vec_elems<D>, begin, end);
+  vec<D> out;
+  funnel<static_cast<int>(sizeof(dtype_bits_t<D>))>(lo.w, hi.w, phase, out.w);
+  return out;
 }
 
 /// The element of x (the first, or the last with ties_last) whose key is `key`; the key

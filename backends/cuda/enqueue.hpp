@@ -1,22 +1,23 @@
-// The kernels' host-side entry, as the dispatch layer sees it (plain C++).
+// The kernels' host-side entry, as the dispatch layer sees it (plain C++): defined in
+// enqueue.cuh and instantiated once per dtype (kernels_*.cu).
 #pragma once
 
 #include <cuda_runtime_api.h>
 
+#include "kernel_types.hpp"
 #include "launch.hpp"
 
 namespace argx::detail::gpu {
 
-/// Queues the kernel `c` describes for plan `p` (device data) on `stream`. Defined in
-/// kernels.cuh and instantiated once per dtype (kernels_*.cu). Launch errors are left for
-/// cudaGetLastError.
-/// Sets t's blocks_per_multiprocessor to what the current device keeps resident of each
-/// kernel family for dtype D at t's thread counts.
+/// The blocks of each kernel family a multiprocessor of the current device keeps resident,
+/// as compiled for dtype D.
 template <dtype D>
-void fill_residency(tuning& t);
+void fill_residency(residency& r);
 
+/// Queues the kernel `c` names for layout `l` (device data) on `stream`. Launch errors are
+/// left for cudaGetLastError.
 template <dtype D>
-void enqueue(const launch_config& c, const plan& p, const device_outputs& out, const workspace_ptrs& ws,
+void enqueue(const launch_config& c, const layout& l, const device_outputs& out, const workspace_ptrs& ws,
              cudaStream_t stream);
 
 }  // namespace argx::detail::gpu

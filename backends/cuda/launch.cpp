@@ -1,9 +1,15 @@
-// choose_launch: the shape-class policy of the CUDA backend, as plain host code.
+// choose_launch: the kernel family, grid and splits of a layout, as plain host code.
+//
+// Every choice below sizes the launch in bytes in flight (tuning.hpp): a launch must offer
+// the GPU enough independent 16-byte loads, and when the outputs alone cannot (few long
+// slices, few column tiles), the reduced positions are cut into splits, one wave of blocks
+// at most, whose candidates meet in the same launch.
 #include "launch.hpp"
 
 #include <algorithm>
 #include <limits>
-#include <string>
+
+#include "tuning.hpp"
 
 namespace argx::detail::gpu {
 namespace {
@@ -16,125 +22,194 @@ int log2_ceil(std::int64_t x) {
   return l;
 }
 
-// Every column group of a strided plan starts on a 16-byte boundary.
-bool strided_vector_aligned(const plan& p, std::int64_t elem) {
-  const std::int64_t vec = 16 / elem;
-  if (reinterpret_cast<std::uintptr_t>(p.data) % 16 != 0 || p.inner() % vec != 0) return false;
-  if ((p.reduced_strides[0] * elem) % 16 != 0) return false;
-  for (int d = 0; d + 1 < p.kept_extents.size(); ++d)
-    if ((p.kept_strides[d] * elem) % 16 != 0) return false;
+std::int64_t pow2_ceil(std::int64_t x) { return std::int64_t(1) << log2_ceil(x); }
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+// Every stride of the list but the one at `skip` moves by whole 16-byte vectors.
+bool strides_aligned(const axis_list& a, std::int64_t elem, int skip) {
+  for (int d = 0; d < a.n; ++d)
+    if (d != skip && (a.at[d].stride * elem) % 16 != 0) return false;
   return true;
 }
 
-launch_config choose_strided(const plan& p, const tuning& t, const device_limits& d) {
-  const std::int64_t elem = static_cast<std::int64_t>(size_of(p.type)), vec = 16 / elem;
-  const std::int64_t inner = p.inner(), outer = p.outputs / inner, reduce = p.reduce_size;
-  const std::int64_t groups = outer * ceil_div(inner, vec);  // 16-byte column groups
+constexpr std::int64_t int32_max = std::numeric_limits<std::int32_t>::max();
+
+launch_config choose_runs(const layout& l, const residency& r, const device_limits& d) {
+  const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
+  const std::int64_t len = l.run_axis().extent, runs = l.reduce / len, run_bytes = len * elem;
+  // Slots (aligned vectors) a run can touch: exact when every run starts on a boundary.
+  const bool whole = aligned16(l.data) && l.run_dir > 0 && run_bytes % 16 == 0 &&
+                     strides_aligned(l.red, elem, l.red.n - 1) && strides_aligned(l.kept, elem, -1);
+  const std::int64_t run_slots = whole ? run_bytes / 16 : (run_bytes + 30) / 16;
+  const std::int64_t slice_slots = runs * run_slots;
+  const std::int64_t resident_threads = static_cast<std::int64_t>(d.multiprocessors) * d.max_threads_per_multiprocessor;
   launch_config c;
-  c.kernel = kernel_kind::strided;
-  c.threads = t.strided.threads;
-  c.vector = strided_vector_aligned(p, elem);
-  // A warp spreads over up to 32 column groups; with fewer, its other lanes take rows.
-  c.team_log2 = std::min(5, log2_ceil(groups));
-  const std::int64_t lanes_along_r = 32 >> c.team_log2;
-  const std::int64_t tiles = ceil_div(groups, std::int64_t(1) << c.team_log2);
-  // Too few tiles to fill the GPU: cut the reduced dim into splits, one warp each, at most
-  // one wave of resident warps (a second, partial wave would leave most of the GPU idle).
-  const std::int64_t resident_warps =
-      static_cast<std::int64_t>(d.multiprocessors) * t.strided.blocks_per_multiprocessor * (c.threads / 32);
-  std::int64_t splits = std::max<std::int64_t>(1, resident_warps / tiles);
-  splits = std::min(splits, std::max<std::int64_t>(1, reduce / (lanes_along_r * t.min_split_rows)));
-  splits = std::max(splits, ceil_div(reduce, std::int64_t(1) << 31));  // 32-bit positions inside a split
-  c.chunk = ceil_div(reduce, splits);
-  c.splits = ceil_div(reduce, c.chunk);
-  const std::int64_t warps_per_block = c.threads / 32;
-  c.blocks = ceil_div(tiles * c.splits, warps_per_block);
+  c.threads = tune::threads;
+
+  // One short forward run per slice, plain keys: held in registers, 8 loads a lane in flight.
+  const bool plain = !l.keys.abs && !l.keys.nan_ignore;
+  if (plain && l.ordered && runs == 1 && l.run_dir > 0 && run_slots <= tune::window_max_slots) {
+    c.kernel = kernel_kind::windows;
+    c.window_slots = run_slots > tune::window_slots_w8 ? 8 : run_slots > tune::window_slots_w4 ? 4 : 2;
+    c.team_log2 = std::min(5, log2_ceil(ceil_div(run_slots, c.window_slots)));
+    const std::int64_t rows_per_block = (c.threads / 32) * (32 >> c.team_log2) * (8 / c.window_slots);
+    c.blocks = std::max<std::int64_t>(
+        1, std::min(ceil_div(l.outputs, rows_per_block), static_cast<std::int64_t>(d.multiprocessors) * r.windows));
+    return c;
+  }
+
+  // A team of lanes per slice, when the slices fill the GPU with teams or a warp covers
+  // one in a pass; a team takes short runs a group of lanes each.
+  const int team_log2 = std::min(5, log2_ceil(ceil_div(slice_slots, tune::team_slots_per_lane)));
+  const bool teams_fill = l.outputs * (std::int64_t(1) << team_log2) >= resident_threads;
+  const bool warp_covers = slice_slots <= 32 * tune::team_slots_per_lane;
+  if (l.ordered && l.reduce <= int32_max && (teams_fill || warp_covers)) {
+    c.kernel = kernel_kind::runs_team;
+    c.team_log2 = team_log2;
+    c.run_lanes = static_cast<int>(std::min<std::int64_t>(std::int64_t(1) << team_log2, pow2_ceil(run_slots)));
+    const std::int64_t teams_per_block = c.threads >> team_log2;
+    c.blocks = std::max<std::int64_t>(
+        1, std::min(ceil_div(l.outputs, teams_per_block), static_cast<std::int64_t>(d.multiprocessors) * r.runs_team * 2));
+    return c;
+  }
+
+  // Blocks per slice: few long slices are cut into splits (whole runs, or slots of a
+  // one-run slice) whose partials the last block to finish combines. At most one wave of
+  // resident blocks, each with one equal share (a second, partial wave would leave most
+  // of the GPU idle while it runs).
+  c.kernel = l.ordered ? kernel_kind::runs_block : kernel_kind::runs_unordered;
+  c.run_lanes = static_cast<int>(std::min<std::int64_t>(c.threads, pow2_ceil(run_slots)));
+  const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * r.runs_block;
+  const std::int64_t slice_bytes = l.reduce * elem;
+  std::int64_t splits = std::max<std::int64_t>(1, target / l.outputs);
+  splits = std::min(splits, std::max<std::int64_t>(1, slice_bytes / tune::min_split_bytes));
+  if (slice_bytes <= tune::max_unsplit_bytes) splits = 1;
+  // A piece of a slice of long runs is a range of its slots, run after run; of short runs,
+  // a range of whole runs.
+  c.run_slots = run_slots;
+  const std::int64_t units = c.run_lanes == c.threads ? runs * run_slots : runs;
+  splits = std::min(splits, units);
+  c.chunk = ceil_div(units, splits);
+  c.splits = ceil_div(units, c.chunk);
+  c.blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(l.outputs * c.splits, 0x7fffffff));
   if (c.splits > 1) {
+    c.counters = static_cast<std::size_t>(l.outputs);
+    c.partials = static_cast<std::size_t>(l.outputs * c.splits);
+  }
+  return c;
+}
+
+launch_config choose_columns(const layout& l, const residency& r, const device_limits& d) {
+  const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type)), vec = 16 / elem;
+  const std::int64_t width = l.column_axis().extent, per_outer = ceil_div(width, vec);
+  const std::int64_t groups = (l.outputs / width) * per_outer, rows = l.reduce;
+  launch_config c;
+  c.kernel = kernel_kind::columns;
+  c.threads = tune::threads;
+  c.aligned = aligned16(l.data) && strides_aligned(l.kept, elem, l.kept.n - 1) && strides_aligned(l.red, elem, -1);
+  c.packed = elem <= 2 && !l.keys.abs && !l.keys.nan_ignore;
+  const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * r.columns;  // one wave
+  // A warp: as many lanes along the columns as there are groups (a row of a warp reads up
+  // to 512 contiguous bytes), the others along the rows. A block: warps along the columns
+  // while the tiles alone fill a wave, along the rows (meeting in shared memory) when not.
+  const std::int64_t cols = std::min<std::int64_t>(pow2_ceil(groups), 32), lanes_y = 32 / cols;
+  const std::int64_t warp_tiles = ceil_div(groups, cols), warps = c.threads / 32;
+  int row_warps_log2 = 0;
+  while ((1 << row_warps_log2) < warps && ceil_div(warp_tiles << row_warps_log2, warps) < target &&
+         rows >= lanes_y * (2 << row_warps_log2) * tune::column_min_rows_per_thread)
+    ++row_warps_log2;
+  c.team_log2 = log2_ceil(cols);
+  c.row_warps_log2 = row_warps_log2;
+  const std::int64_t row_lanes = lanes_y << row_warps_log2;
+  const std::int64_t tiles = ceil_div(groups, cols * (warps >> row_warps_log2));
+  // Splits of the rows when the tiles still cannot fill a wave, each thread still walking a
+  // few rows.
+  std::int64_t splits = std::max<std::int64_t>(1, target / tiles);
+  splits = std::min(splits, std::max<std::int64_t>(1, rows / (row_lanes * tune::column_min_rows_per_thread)));
+  const bool wide_key = elem == 8;  // pieces meet through partials, every one read at the end
+  const std::int64_t tile_cols = cols * (warps >> row_warps_log2) * vec;
+  if (wide_key) splits = std::min(splits, std::max<std::int64_t>(1, tune::column_max_partial_reads / tile_cols));
+  if (c.packed)  // a thread counts its rows in a byte (half-word)
+    splits = std::max(splits, ceil_div(rows, row_lanes * (elem == 1 ? 255 : 65535)));
+  splits = std::max(splits, ceil_div(rows, std::int64_t(1) << 31));  // positions relative to a split fit 32 bits
+  c.chunk = ceil_div(rows, splits);
+  c.splits = ceil_div(rows, c.chunk);
+  c.blocks = tiles * c.splits;
+  if (c.splits > 1) {
+    c.packed_meet = !wide_key && rows < (std::int64_t(1) << 32) - 1;
     c.counters = static_cast<std::size_t>(tiles);
-    c.partials = static_cast<std::size_t>(c.splits * p.outputs);
+    if (c.packed_meet)
+      c.slots = static_cast<std::size_t>(l.outputs);
+    else
+      c.partials = static_cast<std::size_t>(l.outputs * c.splits);
+  }
+  return c;
+}
+
+launch_config choose_elements(const layout& l, const residency& r, const device_limits& d) {
+  launch_config c;
+  c.threads = tune::threads;
+  const std::int64_t per_lane = 8;
+  const int lanes_log2 = std::min(5, log2_ceil(ceil_div(l.reduce, per_lane)));
+  const std::int64_t resident_threads = static_cast<std::int64_t>(d.multiprocessors) * d.max_threads_per_multiprocessor;
+  const bool teams_fill = l.outputs * (std::int64_t(1) << lanes_log2) >= resident_threads;
+  if (l.reduce <= int32_max && (teams_fill || l.reduce <= 32 * per_lane)) {
+    c.kernel = kernel_kind::elements_team;
+    c.team_log2 = lanes_log2;
+    c.blocks = std::max<std::int64_t>(1, std::min(ceil_div(l.outputs, c.threads >> lanes_log2),
+                                                  static_cast<std::int64_t>(d.multiprocessors) * r.elements));
+    return c;
+  }
+  c.kernel = kernel_kind::elements_block;
+  const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * r.elements;
+  const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
+  std::int64_t splits = std::max<std::int64_t>(1, target / l.outputs);
+  splits = std::min(splits, std::max<std::int64_t>(1, l.reduce * elem / tune::min_split_bytes));
+  c.chunk = ceil_div(l.reduce, splits);
+  c.splits = ceil_div(l.reduce, c.chunk);
+  c.blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(l.outputs * c.splits, 0x7fffffff));
+  if (c.splits > 1) {
+    c.counters = static_cast<std::size_t>(l.outputs);
+    c.partials = static_cast<std::size_t>(l.outputs * c.splits);
   }
   return c;
 }
 
 }  // namespace
 
-tuning tuning::for_device(const device_limits& d) {
-  tuning t;
-  // Enough blocks to fill every multiprocessor's thread slots.
-  for (kernel_settings* k : {&t.team, &t.block, &t.strided, &t.registers})
-    k->blocks_per_multiprocessor = std::max(1, d.max_threads_per_multiprocessor / k->threads);
-  return t;
-}
-
-launch_config choose_launch(const plan& p, const tuning& t, const device_limits& d) {
-  if (p.kind == shape_class::strided) return choose_strided(p, t, d);
-
-  const std::int64_t elem = static_cast<std::int64_t>(size_of(p.type)), vec = 16 / elem;
-  const std::int64_t reduce = p.reduce_size, outputs = p.outputs;
-  launch_config c;
-  c.general = p.kind == shape_class::general;
-
-  // Short rows of whole aligned vectors are held in registers, at most 256 vectors a row.
-  const std::int64_t nv = reduce / vec, stride = p.kept_extents.size() == 1 ? p.kept_strides[0] : 0;
-  const bool registers = !c.general && p.kept_extents.size() <= 1 && reduce % vec == 0 && stride % vec == 0 &&
-                         reinterpret_cast<std::uintptr_t>(p.data) % 16 == 0 && nv <= 8 * 32;
-  // Vectors per lane: 8 loads in flight either way (8 / vectors rows at a time); more
-  // vectors per lane means fewer shuffle steps and fewer rows in flight.
-  const int register_vectors = !registers ? 0 : nv > t.register_wide_rows ? 8 : nv > 2 ? 4 : 2;
-  // A team of lanes per slice when there are enough slices to fill the GPU with teams, or
-  // when one warp covers a slice in a single pass anyway.
-  const std::int64_t per_lane = registers ? vec * register_vectors : c.general ? 8 : vec * t.team_vectors_per_lane;
-  const int lanes_log2 = std::min(5, log2_ceil(ceil_div(reduce, per_lane)));
-  const bool teams_fill = outputs * (std::int64_t(1) << lanes_log2) >= d.resident_threads();
-  const bool warp_covers = reduce <= 32 * per_lane;
-  if (reduce <= std::numeric_limits<std::int32_t>::max() && (teams_fill || warp_covers)) {
-    c.kernel = kernel_kind::team;
-    const kernel_settings& k = registers ? t.registers : t.team;
-    c.threads = k.threads;
-    c.team_log2 = lanes_log2;
-    c.register_vectors = register_vectors;
-    const std::int64_t rows_per_team = registers ? 8 / register_vectors : 1;  // at a time
-    const std::int64_t teams_per_block = (c.threads / 32) * (32 >> lanes_log2) * rows_per_team;
-    const std::int64_t resident = static_cast<std::int64_t>(d.multiprocessors) * k.blocks_per_multiprocessor;
-    c.blocks = std::max<std::int64_t>(1, std::min(ceil_div(outputs, teams_per_block), resident));
-    return c;
+launch_config choose_launch(const layout& l, const residency& r, const device_limits& d) {
+  switch (l.vec) {
+    case vector_axis::run: return choose_runs(l, r, d);
+    case vector_axis::column: return choose_columns(l, r, d);
+    case vector_axis::none: break;
   }
-
-  // Blocks per slice: few long slices are cut into splits whose partials the last block
-  // to finish combines, so even one slice (flat) fills the GPU in one launch.
-  c.kernel = kernel_kind::block;
-  c.threads = t.block.threads;
-  // Splits: at most one wave of resident blocks, each with one equal share of work (a
-  // second, partial wave would leave most of the GPU idle while it runs).
-  const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * t.block.blocks_per_multiprocessor;
-  std::int64_t splits = std::max<std::int64_t>(1, target / outputs);
-  splits = std::min(splits, std::max<std::int64_t>(1, reduce / t.min_split_elements));
-  if (reduce <= t.max_unsplit_elements) splits = 1;
-  splits = std::max(splits, ceil_div(reduce, std::int64_t(1) << 30));  // 32-bit vector indices inside a split
-  c.chunk = ceil_div(ceil_div(reduce, splits), vec) * vec;  // whole 16-byte vectors per split
-  c.splits = ceil_div(reduce, c.chunk);
-  // One block per item: the scheduler overlaps one block's final fold with others' loads.
-  c.blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(outputs * c.splits, 0x7fffffff));
-  if (c.splits > 1) {
-    c.counters = static_cast<std::size_t>(outputs);
-    c.partials = static_cast<std::size_t>(outputs * c.splits);
-  }
-  return c;
+  return choose_elements(l, r, d);
 }
 
 std::string describe(const launch_config& c) {
-  std::string s;
+  static const char* names[] = {"windows", "runs_team", "runs_block", "runs_unordered", "columns", "elements_team",
+                                "elements_block"};
+  std::string s = names[static_cast<int>(c.kernel)];
   switch (c.kernel) {
-    case kernel_kind::team: s = "team lanes=" + std::to_string(1 << c.team_log2); break;
-    case kernel_kind::block: s = "block"; break;
-    case kernel_kind::strided:
-      s = std::string("strided vector=") + (c.vector ? "yes" : "no") + " lanes=" + std::to_string(1 << c.team_log2);
+    case kernel_kind::windows:
+      s += " lanes=" + std::to_string(1 << c.team_log2) + " slots=" + std::to_string(c.window_slots);
       break;
+    case kernel_kind::runs_team:
+      s += " lanes=" + std::to_string(1 << c.team_log2) + " run_lanes=" + std::to_string(c.run_lanes);
+      break;
+    case kernel_kind::runs_block:
+    case kernel_kind::runs_unordered: s += " run_lanes=" + std::to_string(c.run_lanes); break;
+    case kernel_kind::columns:
+      s += std::string(c.aligned ? " aligned" : " shifted") + (c.packed ? " packed" : "") +
+           " lanes=" + std::to_string(1 << c.team_log2) + " row_warps=" + std::to_string(1 << c.row_warps_log2);
+      break;
+    case kernel_kind::elements_team: s += " lanes=" + std::to_string(1 << c.team_log2); break;
+    case kernel_kind::elements_block: break;
   }
-  if (c.register_vectors > 0) s += " registers=" + std::to_string(c.register_vectors);
-  if (c.general) s += " general";
-  s += " blocks=" + std::to_string(c.blocks) + " threads=" + std::to_string(c.threads);
-  if (c.splits > 1) s += " splits=" + std::to_string(c.splits) + " chunk=" + std::to_string(c.chunk);
+  s += " blocks=" + std::to_string(c.blocks);
+  if (c.splits > 1)
+    s += " splits=" + std::to_string(c.splits) + " chunk=" + std::to_string(c.chunk) + (c.packed_meet ? " atomic" : "");
   return s;
 }
 

@@ -145,7 +145,7 @@ namespace {
 
 struct workspace_block {
   char* base = nullptr;
-  std::size_t counters = 0, partials = 0;  // capacities
+  std::size_t counters = 0, slots = 0, partials = 0;  // capacities
 };
 
 std::size_t grow(std::size_t have, std::size_t need) {
@@ -154,22 +154,24 @@ std::size_t grow(std::size_t have, std::size_t need) {
   return n;
 }
 
-std::size_t counter_bytes(std::size_t counters) { return (counters * sizeof(unsigned) + 255) / 256 * 256; }
+std::size_t round256(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
 }  // namespace
 
-workspace_ptrs workspace(int device, cudaStream_t stream, std::size_t counters, std::size_t partials) {
+workspace_ptrs workspace(int device, cudaStream_t stream, std::size_t counters, std::size_t slots, std::size_t partials) {
   static std::mutex m;
   static std::map<std::pair<int, cudaStream_t>, workspace_block> blocks;
   std::lock_guard<std::mutex> lock(m);
   workspace_block& w = blocks[{device, stream}];
-  if (w.base == nullptr || counters > w.counters || partials > w.partials) {
+  if (w.base == nullptr || counters > w.counters || slots > w.slots || partials > w.partials) {
     workspace_block next;
     next.counters = grow(w.counters, counters);
+    next.slots = grow(w.slots, slots);
     next.partials = grow(w.partials, partials);
-    const std::size_t cbytes = counter_bytes(next.counters);
-    next.base = static_cast<char*>(device_alloc(cbytes + next.partials * partial_bytes, stream, "allocating the workspace"));
-    const cudaError_t e = cudaMemsetAsync(next.base, 0, cbytes, stream);
+    // Counters and slots first, both zeroed once here; every kernel leaves them zero.
+    const std::size_t zeroed = round256(next.counters * sizeof(unsigned)) + round256(next.slots * 8);
+    next.base = static_cast<char*>(device_alloc(zeroed + next.partials * partial_bytes, stream, "allocating the workspace"));
+    const cudaError_t e = cudaMemsetAsync(next.base, 0, zeroed, stream);
     if (e != cudaSuccess) {
       device_free(next.base, stream);
       check(e, "clearing the workspace counters");
@@ -177,7 +179,9 @@ workspace_ptrs workspace(int device, cudaStream_t stream, std::size_t counters, 
     device_free(w.base, stream);  // after the launches already queued on this stream
     w = next;
   }
-  return workspace_ptrs{reinterpret_cast<unsigned*>(w.base), w.base + counter_bytes(w.counters)};
+  const std::size_t cbytes = round256(w.counters * sizeof(unsigned)), sbytes = round256(w.slots * 8);
+  return workspace_ptrs{reinterpret_cast<unsigned*>(w.base), reinterpret_cast<unsigned long long*>(w.base + cbytes),
+                        w.base + cbytes + sbytes};
 }
 
 // ---- pinned staging ---------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "kernel_types.hpp"
 #include "launch.hpp"
 
 namespace argx::detail::gpu {
@@ -36,9 +37,10 @@ void* device_alloc(std::size_t bytes, cudaStream_t stream, const char* what);
 void device_free(void* ptr, cudaStream_t stream) noexcept;
 
 /// The workspace of (device, stream), grown to hold at least `counters` arrival counters
-/// (all zero between launches) and `partials` partial candidates. Work on one stream runs
-/// in order, so one workspace per stream is never used by two launches at once.
-workspace_ptrs workspace(int device, cudaStream_t stream, std::size_t counters, std::size_t partials);
+/// and `slots` packed candidates (all zero between launches) and `partials` partial
+/// candidates. Work on one stream runs in order, so one workspace per stream is never used
+/// by two launches at once.
+workspace_ptrs workspace(int device, cudaStream_t stream, std::size_t counters, std::size_t slots, std::size_t partials);
 
 /// Copies host memory to device memory on `stream`. Pageable memory goes through pinned
 /// staging buffers in chunks (the copy of one chunk overlaps the staging of the next);

@@ -14,6 +14,6 @@ for f in libargx.so tests/test_seq tests/test_cuda tests/test_thrust tests/test_
          tests/numpy_cases.bin tests/cuda/test_gpu bench/cuda/gpu_bench bench/cuda/gpu_sweep tools/argx; do
   cp "$build/$f" "$dest/"
 done
-cudart=$(ldd "$build/libargx.so" | awk '/libcudart/ {print $3}')
-cp -L "$cudart" "$dest/"
+cudart=$(ldd "$build/libargx.so" | awk '/libcudart/ {print $3}')  # when the runtime is linked shared
+[ -n "$cudart" ] && cp -L "$cudart" "$dest/"
 du -sh "$dest"

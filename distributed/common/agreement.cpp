@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <new>
 #include <string>
 #include <vector>
 
@@ -106,23 +105,18 @@ void check_tiling(std::span<const rank_report> all) {
 
 }  // namespace
 
-rank_status status_of(const std::exception_ptr& failure) {
+rank_status status_of(const std::exception_ptr& failure, const char* where) {
   rank_status st;
   if (!failure) return st;
   try {
-    std::rethrow_exception(failure);
+    try {
+      std::rethrow_exception(failure);
+    } catch (...) {
+      detail::rethrow_as_error(where);  // argx::error as it is; out_of_memory or internal otherwise
+    }
   } catch (const error& e) {
     st.code = static_cast<std::int32_t>(e.code());
     set_message(st, without_prefix(e.what()));
-  } catch (const std::bad_alloc&) {
-    st.code = static_cast<std::int32_t>(errc::out_of_memory);
-    set_message(st, "out of host memory");
-  } catch (const std::exception& e) {
-    st.code = static_cast<std::int32_t>(errc::bad_argument);
-    set_message(st, e.what());
-  } catch (...) {
-    st.code = static_cast<std::int32_t>(errc::bad_argument);
-    set_message(st, "an exception that is not a std::exception");
   }
   return st;
 }

@@ -20,9 +20,10 @@ struct rank_status {
   bool failed() const noexcept { return code >= 0; }
 };
 
-/// The status of a rank whose part threw `failure` (null: it succeeded). argx::error keeps
-/// its code, std::bad_alloc becomes out_of_memory, anything else bad_argument.
-rank_status status_of(const std::exception_ptr& failure);
+/// The status of a rank whose part (in `where`) threw `failure` (null: it succeeded): an
+/// argx::error keeps its code; any other exception becomes the error the public entry points
+/// raise for it (detail::rethrow_as_error: out_of_memory, or internal for the unexpected).
+rank_status status_of(const std::exception_ptr& failure, const char* where);
 
 /// Throws, on the calling rank, the error of the lowest rank whose status failed, as
 /// "rank R: <its message>" with its code. Returns when every rank succeeded.

@@ -72,7 +72,7 @@ void reduce_sharded(const mpi_policy& pol, op o, const shard& x, const spec& s, 
   } catch (...) {
     failure = std::current_exception();
   }
-  const auto mine = distributed::make_report(o, x, s, values, distributed::status_of(failure));
+  const auto mine = distributed::make_report(o, x, s, values, distributed::status_of(failure, "argx::mpi reduce"));
   distributed::agree(distributed::mpi::allgather(pol.comm, where, mine));
 
   void* index_out = to.made ? to.made->indices.data() : to.indices->data;
@@ -90,20 +90,28 @@ void reduce_sharded(const mpi_policy& pol, op o, const shard& x, const spec& s, 
 
 }  // namespace
 
+// Like argx's own entry points, these let only argx::error out (std::bad_alloc as
+// out_of_memory, anything unexpected as internal).
 void reduce(const mpi_policy& pol, op o, const shard& x, const output_view& indices, const output_view* values,
             const spec& s) {
-  reduce_sharded(pol, o, x, s, destination{&indices, values, nullptr});
+  detail::with_argx_errors("argx::mpi reduce",
+                           [&] { reduce_sharded(pol, o, x, s, destination{&indices, values, nullptr}); });
 }
 
 result reduce(const mpi_policy& pol, op o, const shard& x, const spec& s) {
-  result r;
-  reduce_sharded(pol, o, x, s, destination{nullptr, nullptr, &r});
-  return r;
+  return detail::with_argx_errors("argx::mpi reduce", [&] {
+    result r;
+    reduce_sharded(pol, o, x, s, destination{nullptr, nullptr, &r});
+    return r;
+  });
 }
 
 void raise_on_every_rank(MPI_Comm comm, const std::exception_ptr& failure) {
-  const distributed::mpi::place where = distributed::mpi::place_in(comm);
-  distributed::raise_first_failure(distributed::mpi::allgather(comm, where, distributed::status_of(failure)));
+  detail::with_argx_errors("raise_on_every_rank", [&] {
+    const distributed::mpi::place where = distributed::mpi::place_in(comm);
+    distributed::raise_first_failure(
+        distributed::mpi::allgather(comm, where, distributed::status_of(failure, "raise_on_every_rank")));
+  });
 }
 
 }  // namespace argx

@@ -134,10 +134,8 @@ void combine(const nccl_policy& pol, const shard_plan& sp, const local_part& loc
   distributed::nccl::queue_values(bits, sp.outputs.type, n, values->data, stream);
 }
 
-}  // namespace
-
-void reduce(const nccl_policy& pol, op o, const shard& x, const output_view& indices, const output_view* values,
-            const spec& s) {
+void reduce_sharded(const nccl_policy& pol, op o, const shard& x, const output_view& indices, const output_view* values,
+                    const spec& s) {
   const distributed::nccl::place where = distributed::nccl::place_in(pol.comm);
   const device_scope on_device(where.device);
   const auto stream = static_cast<cudaStream_t>(pol.stream);
@@ -151,7 +149,8 @@ void reduce(const nccl_policy& pol, op o, const shard& x, const output_view& ind
   } catch (...) {
     failure = std::current_exception();
   }
-  const auto mine = distributed::make_report(o, x, s, values != nullptr, distributed::status_of(failure));
+  const auto status = distributed::status_of(failure, "argx::nccl reduce");
+  const auto mine = distributed::make_report(o, x, s, values != nullptr, status);
   std::vector<distributed::rank_report> all(static_cast<std::size_t>(where.size));
   distributed::nccl::allgather_bytes(pol.comm, where, stream, &mine, sizeof mine, all.data());
   distributed::agree(all);
@@ -164,6 +163,15 @@ void reduce(const nccl_policy& pol, op o, const shard& x, const output_view& ind
   if (values)
     gpu::check(cudaMemcpyAsync(values->data, local.values, n * size_of(values->type), cudaMemcpyDeviceToDevice, stream),
                "copying the values");
+}
+
+}  // namespace
+
+// Like argx's own entry points, these let only argx::error out (std::bad_alloc as
+// out_of_memory, anything unexpected as internal).
+void reduce(const nccl_policy& pol, op o, const shard& x, const output_view& indices, const output_view* values,
+            const spec& s) {
+  detail::with_argx_errors("argx::nccl reduce", [&] { reduce_sharded(pol, o, x, indices, values, s); });
 }
 
 }  // namespace argx

@@ -3,10 +3,11 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace argx {
 
-/// What went wrong. Every code is raised by some input and tested.
+/// What went wrong. Every code but `internal` is raised by some input and tested.
 enum class errc {
   empty_reduction,      ///< a reduced extent is 0 (numpy: "attempt to get argmax of an empty sequence")
   bad_dim,              ///< a dim is out of range for the tensor's rank
@@ -23,6 +24,7 @@ enum class errc {
   out_of_memory,        ///< host or device allocation failed
   bad_npy,              ///< malformed, truncated or inconsistent .npy data
   io_failure,           ///< a file could not be read or written
+  internal,             ///< an exception argx did not expect (a bug); the message holds its text
   comm_failure,         ///< an MPI or NCCL call failed; the message holds its error text
 };
 
@@ -44,6 +46,7 @@ constexpr const char* to_string(errc c) noexcept {
     case errc::out_of_memory: return "out_of_memory";
     case errc::bad_npy: return "bad_npy";
     case errc::io_failure: return "io_failure";
+    case errc::internal: return "internal";
     case errc::comm_failure: return "comm_failure";
   }
   return "unknown";
@@ -61,5 +64,25 @@ class error : public std::runtime_error {
  private:
   errc code_;
 };
+
+namespace detail {
+
+/// Rethrows the exception being handled as an argx::error: an argx::error unchanged,
+/// std::bad_alloc and std::length_error as out_of_memory, anything else as internal (with
+/// its text). Call it only inside a catch block. Defined in the library.
+[[noreturn]] void rethrow_as_error(const char* where);
+
+/// Runs f() and lets only argx::error leave it. Every public entry point that allocates or
+/// runs a backend goes through this, so callers catch one type.
+template <class F>
+decltype(auto) with_argx_errors(const char* where, F&& f) {
+  try {
+    return std::forward<F>(f)();
+  } catch (...) {
+    rethrow_as_error(where);
+  }
+}
+
+}  // namespace detail
 
 }  // namespace argx

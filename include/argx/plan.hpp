@@ -89,6 +89,16 @@ inline void simplify_dims(shape& ext, shape& str) {
   str = s;
 }
 
+/// Bytes of an output of `outputs` elements of `t`; shape_overflow when they do not fit
+/// in int64 (no buffer that large can exist, and sizes computed from it would wrap).
+inline std::int64_t output_bytes(std::int64_t outputs, argx::dtype t, const char* what) {
+  std::int64_t bytes;
+  if (mul_overflows(outputs, static_cast<std::int64_t>(size_of(t)), bytes))
+    throw error(errc::shape_overflow, std::string(what) + " output of " + std::to_string(outputs) + " elements of " +
+                                          std::string(name(t)) + " has more bytes than fit in 64 bits");
+  return bytes;
+}
+
 }  // namespace detail
 
 /// Validates `x` and `s` for operation `o` and builds the plan. Throws argx::error for
@@ -103,7 +113,7 @@ inline plan make_plan(const tensor_view& x, op o, const spec& s) {
                                              " is not a supported dtype");
 
   // Element count, byte size and the furthest offset must all fit in int64.
-  std::int64_t count = 1, nonzero_count = 1, span = 0;
+  std::int64_t count = 1, nonzero_count = 1, span = 0, below = 0;  // below: reach of the negative strides
   for (int d = 0; d < rank; ++d) {
     const std::int64_t n = x.extents[d];
     if (n < 0) throw error(errc::bad_shape, "input extent " + std::to_string(d) + " is negative (" + std::to_string(n) + ")");
@@ -115,6 +125,7 @@ inline plan make_plan(const tensor_view& x, op o, const spec& s) {
     if (detail::mul_overflows(nonzero_count, n, nonzero_count) || detail::mul_overflows(st, n - 1, reach) ||
         __builtin_add_overflow(span, reach, &span))
       throw error(errc::shape_overflow, "input shape overflows 64-bit element counts or offsets");
+    if (x.strides[d] < 0) below += reach;  // <= span: cannot overflow
   }
   if (count != 0) count = nonzero_count;
   std::int64_t bytes, reachable;
@@ -166,7 +177,20 @@ inline plan make_plan(const tensor_view& x, op o, const spec& s) {
   }
   if (s.index == index_type::int32 && reduce_size - 1 > std::numeric_limits<std::int32_t>::max())
     throw error(errc::index_overflow, "index_type int32 cannot hold indices up to " + std::to_string(reduce_size - 1));
+  // Stride-0 dims make any output count possible: its index buffer must still be addressable.
+  (void)detail::output_bytes(outputs, s.index == index_type::int64 ? dtype::i64 : dtype::i32, "index");
   if (count > 0 && x.data == nullptr) throw error(errc::bad_argument, "input data pointer is null");
+  if (count > 0) {
+    // Every element read lies in [data - below, data + (span - below)] elements: inside the
+    // address space, or the pointer and strides describe no memory at all. (The byte sizes
+    // fit: (span + 1) * element size was checked above.)
+    const auto addr = reinterpret_cast<std::uintptr_t>(x.data);
+    const auto elem = static_cast<std::uintptr_t>(size_of(x.type));
+    const auto low = static_cast<std::uintptr_t>(below) * elem, high = static_cast<std::uintptr_t>(span - below + 1) * elem;
+    if (addr < low || std::numeric_limits<std::uintptr_t>::max() - addr < high)
+      throw error(errc::bad_argument, "input view reaches outside the address space (its data pointer and strides "
+                                      "describe no memory)");
+  }
 
   p.outputs = outputs;
   p.reduce_size = reduce_size;
@@ -211,7 +235,8 @@ ARGX_HOST_DEVICE inline std::int64_t reduced_offset(const plan& p, std::int64_t 
 }
 
 /// Checks an output buffer against the plan: the shape (or, equivalently, the element
-/// count for a rank-0 result), dtype and a non-null pointer. `what` names it in errors.
+/// count for a rank-0 result), dtype, a non-null pointer, and a byte size that fits.
+/// `what` names it in errors.
 inline void check_output(const plan& p, const output_view& out, argx::dtype expected, const char* what) {
   if (out.type != expected)
     throw error(errc::bad_output, std::string(what) + " output has dtype " + std::string(name(out.type)) +
@@ -223,6 +248,11 @@ inline void check_output(const plan& p, const output_view& out, argx::dtype expe
     throw error(errc::bad_output, std::string(what) + " output has shape " + got + ") but the result has shape " + want + ")");
   }
   if (p.outputs > 0 && out.data == nullptr) throw error(errc::bad_output, std::string(what) + " output pointer is null");
+  // The bytes the backend will write must fit in 64 bits and in the address space above the pointer.
+  const std::int64_t bytes = detail::output_bytes(p.outputs, expected, what);
+  if (reinterpret_cast<std::uintptr_t>(out.data) > std::numeric_limits<std::uintptr_t>::max() - static_cast<std::uint64_t>(bytes))
+    throw error(errc::bad_output, std::string(what) + " output of " + std::to_string(bytes) +
+                                      " bytes would run past the end of the address space");
 }
 
 }  // namespace argx

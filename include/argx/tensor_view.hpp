@@ -48,7 +48,10 @@ struct tensor_view {
 
   /// The view with dims a and b swapped (no data moves).
   tensor_view transposed(int a, int b) const;
-  /// Elements [begin, end) with step `step` (> 0) along `dim`.
+  /// numpy's x[begin:end:step] along `dim`: negative bounds count from the end, bounds
+  /// outside the extent are clamped, an empty or inverted range gives extent 0, a negative
+  /// step walks backwards; INT64_MAX / INT64_MIN stand for an omitted bound (as in CPython).
+  /// bad_argument for step 0.
   tensor_view sliced(int dim, std::int64_t begin, std::int64_t end, std::int64_t step = 1) const;
   /// The view with `dim` reversed (negative stride).
   tensor_view flipped(int dim) const;
@@ -122,8 +125,15 @@ inline int checked_dim(int dim, int rank, const char* what) {
                                    std::to_string(rank));
   return dim < 0 ? dim + rank : dim;
 }
-inline const void* offset_bytes(const void* p, std::int64_t elements, argx::dtype t) {
-  return static_cast<const char*>(p) + elements * static_cast<std::int64_t>(size_of(t));
+// p moved by `steps` strides of `stride` elements; shape_overflow when the byte offset does
+// not fit. The address is computed as an integer: a view may describe memory that does not
+// exist (make_plan refuses to read it), and describing it must not be undefined behaviour.
+inline const void* offset_bytes(const void* p, std::int64_t steps, std::int64_t stride, argx::dtype t, const char* what) {
+  std::int64_t elements, bytes;
+  if (__builtin_mul_overflow(steps, stride, &elements) ||
+      __builtin_mul_overflow(elements, static_cast<std::int64_t>(size_of(t)), &bytes))
+    throw error(errc::shape_overflow, std::string(what) + ": the view's offset overflows 64 bits");
+  return reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(bytes));
 }
 }  // namespace detail
 
@@ -138,22 +148,41 @@ inline tensor_view tensor_view::transposed(int a, int b) const {
 
 inline tensor_view tensor_view::sliced(int dim, std::int64_t begin, std::int64_t end, std::int64_t step) const {
   dim = detail::checked_dim(dim, rank(), "sliced");
-  if (step <= 0) throw error(errc::bad_argument, "sliced: step must be positive");
+  if (step == 0) throw error(errc::bad_argument, "sliced: step cannot be zero");
   const std::int64_t n = extents[dim];
-  if (begin < 0 || end < begin || end > n)
-    throw error(errc::bad_argument, "sliced: range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                        ") outside extent " + std::to_string(n));
+  if (n < 0) throw error(errc::bad_shape, "sliced: extent of dim " + std::to_string(dim) + " is negative");
+  if (step == INT64_MIN) step = -INT64_MAX;  // the same elements (at most one), and its negation fits
+  // Clamp the bounds as CPython's PySlice_AdjustIndices does; no step can overflow below.
+  auto clamp = [&](std::int64_t i) {
+    if (i < 0) {
+      i += n;
+      if (i < 0) i = step < 0 ? -1 : 0;
+    } else if (i >= n) {
+      i = step < 0 ? n - 1 : n;
+    }
+    return i;
+  };
+  begin = clamp(begin);
+  end = clamp(end);
+  std::int64_t count = 0;
+  if (step > 0 && end > begin) count = (end - begin - 1) / step + 1;
+  if (step < 0 && begin > end) count = (begin - end - 1) / -step + 1;
   tensor_view v = *this;
-  v.extents[dim] = (end - begin + step - 1) / step;
-  if (v.extents[dim] > 0) v.data = detail::offset_bytes(data, begin * strides[dim], type);
-  v.strides[dim] = strides[dim] * step;
+  v.extents[dim] = count;
+  if (count > 0) v.data = detail::offset_bytes(data, begin, strides[dim], type, "sliced");
+  // One element needs no stride (and step may be far larger than any stride allows).
+  if (count > 1 && __builtin_mul_overflow(strides[dim], step, &v.strides[dim]))
+    throw error(errc::shape_overflow, "sliced: stride " + std::to_string(strides[dim]) + " times step " +
+                                          std::to_string(step) + " overflows 64 bits");
   return v;
 }
 
 inline tensor_view tensor_view::flipped(int dim) const {
   dim = detail::checked_dim(dim, rank(), "flipped");
   tensor_view v = *this;
-  if (extents[dim] > 0) v.data = detail::offset_bytes(data, (extents[dim] - 1) * strides[dim], type);
+  if (extents[dim] > 0) v.data = detail::offset_bytes(data, extents[dim] - 1, strides[dim], type, "flipped");
+  if (strides[dim] == INT64_MIN)
+    throw error(errc::shape_overflow, "flipped: stride " + std::to_string(strides[dim]) + " cannot be negated");
   v.strides[dim] = -strides[dim];
   return v;
 }

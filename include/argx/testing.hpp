@@ -67,17 +67,21 @@ report compare_answers(const tensor_view& x, op o, const spec& s, const answer& 
 
 /// Compares `actual` with argx's answer, computed with `reference` (seq by default).
 inline report compare(const tensor_view& x, op o, const spec& s, const answer& actual, const policy& reference = seq) {
-  const result r = reduce(reference, o, x, s);
-  answer expected{r.indices, actual.values.empty() ? std::vector<unsigned char>{} : r.values};
-  return compare_answers(x, o, s, expected, actual);
+  return argx::detail::with_argx_errors("testing::compare", [&] {
+    const result r = reduce(reference, o, x, s);
+    answer expected{r.indices, actual.values.empty() ? std::vector<unsigned char>{} : r.values};
+    return compare_answers(x, o, s, expected, actual);
+  });
 }
 
 /// Compares indices (int64 or int32) and, optionally, values with argx's answer.
 inline report compare(const tensor_view& x, op o, const spec& s, std::span<const std::int64_t> indices) {
-  return compare(x, o, s, answer{{indices.begin(), indices.end()}, {}});
+  return argx::detail::with_argx_errors("testing::compare",
+                                        [&] { return compare(x, o, s, answer{{indices.begin(), indices.end()}, {}}); });
 }
 inline report compare(const tensor_view& x, op o, const spec& s, std::span<const std::int32_t> indices) {
-  return compare(x, o, s, answer{{indices.begin(), indices.end()}, {}});
+  return argx::detail::with_argx_errors("testing::compare",
+                                        [&] { return compare(x, o, s, answer{{indices.begin(), indices.end()}, {}}); });
 }
 template <element T>
 report compare(const tensor_view& x, op o, const spec& s, std::span<const std::int64_t> indices,
@@ -86,7 +90,9 @@ report compare(const tensor_view& x, op o, const spec& s, std::span<const std::i
     throw error(errc::bad_argument, "testing::compare: values are " + std::string(name(dtype_of_v<T>)) +
                                         " but the input is " + std::string(name(x.type)));
   const auto* b = reinterpret_cast<const unsigned char*>(values.data());
-  return compare(x, o, s, answer{{indices.begin(), indices.end()}, {b, b + values.size_bytes()}});
+  return argx::detail::with_argx_errors("testing::compare", [&] {
+    return compare(x, o, s, answer{{indices.begin(), indices.end()}, {b, b + values.size_bytes()}});
+  });
 }
 template <element T>
 report compare(const tensor_view& x, op o, const spec& s, std::span<const std::int64_t> indices, std::span<T> values) {
@@ -96,6 +102,10 @@ report compare(const tensor_view& x, op o, const spec& s, std::span<const std::i
 // ---- implementation --------------------------------------------------------------------
 
 namespace detail {
+
+/// compare_answers without the translation of foreign exceptions.
+inline report compare_answers_unchecked(const tensor_view& x, op o, const spec& s, const answer& expected,
+                                        const answer& actual, std::string expected_name, std::string actual_name);
 
 inline std::string shape_string(const shape& s) {
   std::string out = "(";
@@ -209,6 +219,15 @@ inline std::string report::to_string() const {
 
 inline report compare_answers(const tensor_view& x, op o, const spec& s, const answer& expected, const answer& actual,
                               std::string expected_name, std::string actual_name) {
+  return argx::detail::with_argx_errors("testing::compare_answers", [&] {
+    return detail::compare_answers_unchecked(x, o, s, expected, actual, std::move(expected_name), std::move(actual_name));
+  });
+}
+
+namespace detail {
+
+inline report compare_answers_unchecked(const tensor_view& x, op o, const spec& s, const answer& expected,
+                                        const answer& actual, std::string expected_name, std::string actual_name) {
   const plan p = make_plan(x, o, s);
   report r;
   r.expected_name = std::move(expected_name);
@@ -255,5 +274,7 @@ inline report compare_answers(const tensor_view& x, op o, const spec& s, const a
   }
   return r;
 }
+
+}  // namespace detail
 
 }  // namespace argx::testing

@@ -8,6 +8,7 @@
 
 #include "element_bits.hpp"
 #include "harness.hpp"
+#include "random_tensor.hpp"
 
 using namespace argx_test;
 using argx::dtype;
@@ -168,5 +169,25 @@ TEST_CASE("boundaries: N×1 and 1×N with N > 32767 and > 65535") {
     CHECK(argmax(p, s).indices == first);
     s.ties = argx::tie_break::last;
     CHECK(argmax(p, s).indices == last);
+  }
+}
+
+TEST_CASE("boundaries: columns on both sides of seq's tile of 4096 outputs") {
+  // Reducing a non-innermost dim, seq walks a tile of outputs per position; every output of
+  // every tile (and of the partial last one) must still see its positions in order.
+  rng r(16);
+  for (std::int64_t cols : {4095, 4096, 4097, 8193}) {
+    for (dtype t : {dtype::f32, dtype::i8, dtype::f16}) {
+      INFO("cols = ", cols, ", dtype ", name_of(t));
+      const host_tensor x = random_tensor(r, t, {2, 3, cols});
+      for (argx::tie_break ties : {argx::tie_break::first, argx::tie_break::last})
+        for (argx::nan_policy nan : {argx::nan_policy::propagate, argx::nan_policy::ignore}) {
+          const argx::spec col{.dims = {1}, .nan = nan, .ties = ties};
+          argmax(x, col);
+          argmin(x.flipped(2), col);  // outputs at decreasing addresses
+          argmax(x, argx::spec{.dims = {0, 1}, .nan = nan, .ties = ties});  // two reduced dims outside
+          argmin(x.sliced(2, 1, cols, 2), argx::spec{.dims = {-3, -2}, .nan = nan, .ties = ties});  // strided outputs
+        }
+    }
   }
 }

@@ -5,6 +5,7 @@
 // GPU (tests/cuda); backend_unavailable is in api_test.cpp (it is about other backends).
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -150,6 +151,35 @@ TEST_CASE("errors: shape_overflow") {
   CHECK(result_error(v, {}) == "shape_overflow");
 }
 
+TEST_CASE("errors: an output whose byte size overflows is refused before anything is written") {
+  // One element seen through zero strides as 2^61 (or 2^62) rows: the index output would
+  // need 2^64 bytes. The caller's buffer is small; nothing may be written into it.
+  guarded g;
+  const void* p = g.x.storage->data();
+  const std::int64_t n61 = std::int64_t(1) << 61, n62 = std::int64_t(1) << 62;
+  const auto rows61 = argx::make_view(p, dtype::i8, {n61, 1}, {0, 0});
+  CHECK(reduce_error(g, rows61, g.index_out({n61}), nullptr, argx::spec{.dims = {1}}) == "shape_overflow");
+  CHECK(result_error(rows61, argx::spec{.dims = {1}}) == "shape_overflow");
+  const auto rows62 = argx::make_view(p, dtype::i8, {n62, 1}, {0, 0});
+  CHECK(reduce_error(g, rows62, g.index_out({n62}, dtype::i32), nullptr,
+                     argx::spec{.dims = {1}, .index = argx::index_type::int32}) == "shape_overflow");
+  CHECK(result_error(rows62, argx::spec{.dims = {1}, .index = argx::index_type::int32}) == "shape_overflow");
+  CHECK(message_of([&] { (void)argx::argmax(argx::seq, rows61, {.dims = {1}}); }).find("index output") != std::string::npos);
+  // Half of that fits in 64 bits, but not in a result on the host.
+  const auto rows59 = argx::make_view(p, dtype::i8, {std::int64_t(1) << 59, 1}, {0, 0});
+  CHECK(error_of([&] { (void)argx::output_shape(rows59, argx::spec{.dims = {1}}); }) == "no error");
+}
+
+TEST_CASE("errors: an output that would run past the end of the address space is bad_output") {
+  guarded g;
+  auto io = g.index_out({2});
+  io.data = reinterpret_cast<void*>(std::numeric_limits<std::uintptr_t>::max() - 7);  // 8 bytes left, 16 needed
+  CHECK(reduce_error(g, g.x.view, io, nullptr, argx::spec{.dims = {1}}) == "bad_output");
+  auto vo = g.value_out({2});
+  vo.data = reinterpret_cast<void*>(std::numeric_limits<std::uintptr_t>::max() - 3);
+  CHECK(reduce_error(g, g.x.view, g.index_out({2}), &vo, argx::spec{.dims = {1}}) == "bad_output");
+}
+
 TEST_CASE("errors: index_overflow") {
   guarded g;
   const void* p = g.x.storage->data();
@@ -203,6 +233,14 @@ TEST_CASE("errors: bad_argument") {
   v.data = nullptr;  // elements to read but no pointer
   CHECK(reduce_error(g, v, g.index_out({2}), nullptr, argx::spec{.dims = {1}}) == "bad_argument");
   CHECK(result_error(v, {}) == "bad_argument");
+  // A pointer and strides that reach below address 0 or past the end of the address space
+  // describe no memory: refused, never read.
+  const auto low = argx::make_view(reinterpret_cast<const void*>(std::uintptr_t{64}), dtype::f32, {2, 40}, {-40, 1});
+  CHECK(reduce_error(g, low, g.index_out({2}), nullptr, argx::spec{.dims = {1}}) == "bad_argument");
+  const auto high = argx::make_view(reinterpret_cast<const void*>(std::numeric_limits<std::uintptr_t>::max() - 31),
+                                    dtype::f64, {2, 3}, {3, 1});
+  CHECK(reduce_error(g, high, g.index_out({2}), nullptr, argx::spec{.dims = {1}}) == "bad_argument");
+  CHECK(result_error(high, {}) == "bad_argument");
   // With nothing to read, a null input is fine.
   const auto empty = argx::make_view(static_cast<const void*>(nullptr), dtype::f32, {0, 3}, {3, 1});
   CHECK(reduce_error(g, empty, g.index_out({0}), nullptr, argx::spec{.dims = {1}}) == "no error");

@@ -38,18 +38,24 @@ std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
   argx::plan p = argx::make_plan(x.view, o, s);
   p.data = reinterpret_cast<const void*>(std::uintptr_t(0x10000) + static_cast<std::uintptr_t>(x.data_offset()));
   const auto c = argx::detail::gpu::launch_for(p);
+  auto lanes = [&](int log2) { return log2 == 0 ? std::string(" lanes=1") : log2 == 5 ? " lanes=32" : " lanes=2-16"; };
   std::string path;
   switch (c.kernel) {
-    case kernel_kind::team:
-      path = c.team_log2 == 0 ? "team lanes=1" : c.team_log2 == 5 ? "team lanes=32" : "team lanes=2-16";
-      if (c.register_vectors > 0) path += " registers=" + std::to_string(c.register_vectors);
+    case kernel_kind::windows: path = "windows" + lanes(c.team_log2) + " slots=" + std::to_string(c.window_slots); break;
+    case kernel_kind::runs_team:
+      path = "runs_team" + lanes(c.team_log2) + (c.run_lanes < (1 << c.team_log2) ? " short" : "");
       break;
-    case kernel_kind::block: path = "block"; break;
-    case kernel_kind::strided:
-      path = std::string("strided ") + (c.vector ? "vector" : "scalar") + (c.team_log2 < 5 ? " narrow" : "");
+    case kernel_kind::runs_block: path = std::string("runs_block") + (c.run_lanes < c.threads ? " short" : ""); break;
+    case kernel_kind::runs_unordered:
+      path = std::string("runs_unordered") + (c.run_lanes < c.threads ? " short" : "");
       break;
+    case kernel_kind::columns:
+      path = std::string("columns ") + (c.aligned ? "aligned" : "shifted") + (c.packed ? " packed" : "");
+      if (c.splits > 1) path += c.packed_meet ? " atomic" : " partials";
+      return path;
+    case kernel_kind::elements_team: path = "elements_team"; break;
+    case kernel_kind::elements_block: path = "elements_block"; break;
   }
-  if (c.general) path += " general";
   if (c.splits > 1) path += " split";
   return path;
 }

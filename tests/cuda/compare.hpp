@@ -16,8 +16,8 @@ namespace argx_gpu_test {
 void require_same_as_seq(argx::op o, const argx_test::host_tensor& x, const argx::spec& s,
                          bool check_reference = false);
 
-/// The kernel path run_cuda takes for reducing x with s: "team lanes=8", "block general
-/// split", "strided vector narrow split", ...
+/// The kernel path run_cuda takes for reducing x with s: "windows lanes=2-16 slots=4",
+/// "runs_block short split", "columns shifted packed atomic", ...
 std::string path_of(argx::op o, const argx_test::host_tensor& x, const argx::spec& s);
 
 /// The i-th of the 16 combinations of argmin, nan ignore, ties last and abs, with int32

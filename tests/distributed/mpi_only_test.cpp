@@ -4,6 +4,10 @@
 
 #include <doctest/doctest.h>
 
+#include <new>
+#include <stdexcept>
+#include <string>
+
 #include "element_bits.hpp"
 #include "sharded.hpp"
 
@@ -33,10 +37,14 @@ TEST_CASE("mpi: raise_on_every_rank") {
     failure = std::make_exception_ptr(argx::error(argx::errc::io_failure, "cannot read part.npy"));
   CHECK(collective_error([&] { argx::raise_on_every_rank(w.comm, failure); }) ==
         "io_failure: argx: rank " + std::to_string(w.size - 1) + ": cannot read part.npy");
-  // The lowest failing rank wins; a std::exception that is not argx's keeps its text.
+  // The lowest failing rank wins; an exception that is not argx's is internal (with its text)
+  // and std::bad_alloc out_of_memory, as argx's entry points raise them.
   failure = std::make_exception_ptr(std::runtime_error("disk on fire"));
   CHECK(collective_error([&] { argx::raise_on_every_rank(w.comm, failure); }) ==
-        "bad_argument: argx: rank 0: disk on fire");
+        "internal: argx: rank 0: raise_on_every_rank: unexpected disk on fire");
+  failure = w.rank == w.size - 1 ? std::make_exception_ptr(std::bad_alloc()) : nullptr;
+  CHECK(collective_error([&] { argx::raise_on_every_rank(w.comm, failure); }) ==
+        "out_of_memory: argx: rank " + std::to_string(w.size - 1) + ": raise_on_every_rank: host memory is exhausted");
 }
 
 TEST_CASE("mpi: MPI errors are comm_failure when the communicator returns errors") {

@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <new>
+#include <stdexcept>
 #include <vector>
 
 #include "../../distributed/common/agreement.hpp"
@@ -147,12 +149,18 @@ TEST_CASE("units: the agreement verdicts") {
   CHECK(verdict(reports_of({{0, 4}, {4, 9}})) == "bad_shape: argx: no rank holds [9, 10) of dim 1 (extent 10)");
 
   auto all = reports_of({{0, 4}, {4, 10}, {10, 10}});
-  all[2].status = status_of(std::make_exception_ptr(argx::error(argx::errc::bad_dim, "dim 7 is out of range")));
-  all[1].status = status_of(std::make_exception_ptr(std::bad_alloc()));
-  CHECK(verdict(all) == "out_of_memory: argx: rank 1: out of host memory");  // the lowest failing rank
+  all[2].status = status_of(std::make_exception_ptr(argx::error(argx::errc::bad_dim, "dim 7 is out of range")), "step");
+  all[1].status = status_of(std::make_exception_ptr(std::bad_alloc()), "step");
+  CHECK(verdict(all) == "out_of_memory: argx: rank 1: step: host memory is exhausted");  // the lowest failing rank
   all[1].status = rank_status{};
   CHECK(verdict(all) == "bad_dim: argx: rank 2: dim 7 is out of range");
-  all[2].status = status_of(std::make_exception_ptr(argx::error(argx::errc::bad_dim, std::string(1000, 'x'))));
+  all[1].status = status_of(std::make_exception_ptr(std::logic_error("boom")), "step");  // not argx's: a bug
+  CHECK(verdict(all) == "internal: argx: rank 1: step: unexpected boom");
+  all[1].status = status_of(std::make_exception_ptr(42), "step");
+  CHECK(verdict(all) == "internal: argx: rank 1: step: an unexpected exception of unknown type");
+  all[1].status = rank_status{};
+  all[2].status =
+      status_of(std::make_exception_ptr(argx::error(argx::errc::bad_dim, std::string(1000, 'x'))), "step");
   CHECK(std::strlen(all[2].status.message) == sizeof all[2].status.message - 1);  // truncated, terminated
 
   all = reports_of({{0, 4}, {4, 10}});

@@ -47,6 +47,15 @@ backend_list choose_backends(const std::string& names) {
   return out;
 }
 
+void require_comparison(const backend_list& b) {
+  if (b.run.size() >= 2) return;
+  std::string skipped;
+  for (const auto& s : b.skipped) skipped += (skipped.empty() ? "" : ", ") + s;
+  throw error(errc::backend_unavailable, "nothing to compare: only " + join_names(b.run) + " can run here" +
+                                             (skipped.empty() ? std::string(" (name other backends with --backends)")
+                                                              : "; skipped: " + skipped));
+}
+
 std::string join_names(const std::vector<argx::backend>& bs) {
   std::string s;
   for (argx::backend b : bs) {

@@ -18,6 +18,10 @@ struct backend_list {
 /// From a comma-separated list ("" = every usable backend except auto).
 backend_list choose_backends(const std::string& names);
 
+/// Refuses (backend_unavailable) a comparison in which fewer than two backends can run:
+/// it would compare nothing and could not fail.
+void require_comparison(const backend_list& b);
+
 /// Why a backend cannot run here (its backend_unavailable message), or "" when it can.
 std::string unavailable_reason(argx::backend b);
 

@@ -96,6 +96,7 @@ int demo_command(const args& a) {
     return 0;
   }
   const backend_list backends = choose_backends(backends_arg);
+  require_comparison(backends);
   std::printf("argx %s demo\nbackends: %s\n", version_string, join_names(backends.run).c_str());
   for (const auto& s : backends.skipped) std::printf("skipped: %s\n", s.c_str());
 

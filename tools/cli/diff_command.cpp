@@ -37,6 +37,7 @@ int diff_command(const args& a) {
   }
   if (pos.size() != 1) throw usage_error(pos.empty() ? "missing INPUT.npy" : "more than one input: '" + pos[1] + "'");
   const backend_list backends = choose_backends(backends_arg);
+  require_comparison(backends);
 
   const npy::array in = npy::read(pos[0], {.bf16 = red.bf16});
   const job j{red.op, apply_view(in.view(), red.view), red.spec, values};
@@ -76,7 +77,7 @@ int diff_command(const args& a) {
     c.type = in.type;
     c.extents = in.extents;
     c.fortran = in.fortran_order;
-    c.data = in.bytes;
+    c.data.assign(in.bytes.begin(), in.bytes.end());
     c.reduction = red;
     c.reduction.bf16 = false;  // the reproducer is written with a 'bfloat16' descr
     const std::vector<backend> pair = {backend::seq, first_bad};

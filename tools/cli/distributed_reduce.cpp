@@ -15,6 +15,7 @@
 #include "options.hpp"
 #include "outcome.hpp"
 #include "slab.hpp"
+#include "write_outputs.hpp"
 
 namespace argx::cli {
 namespace {
@@ -146,12 +147,8 @@ int run(const distributed_job& job, const mpi_session& mpi) {
     if (!job.values_path.empty()) values = gather_output(mpi, values, whole_extents, at, size_of(x.local.type));
   }
   on_every_rank([&] {
-    if (mpi.rank != 0) return;
-    const shape strides = contiguous_strides(whole_extents);
-    npy::write(job.output, make_view(indices.empty() ? nullptr : indices.data(), index_dtype, whole_extents, strides));
-    if (!job.values_path.empty())
-      npy::write(job.values_path,
-                 make_view(values.empty() ? nullptr : values.data(), x.local.type, whole_extents, strides));
+    if (mpi.rank == 0)
+      write_outputs(whole_extents, job.output, indices, index_dtype, job.values_path, values, x.local.type);
   });
   return 0;
 }

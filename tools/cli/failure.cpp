@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <exception>
-#include <new>
 
 #include <argx/error.hpp>
 
@@ -17,12 +16,12 @@ int report_failure(const std::string& command, bool print) {
   } catch (const usage_error& e) {
     if (print) std::fprintf(stderr, "argx %s: %s (see argx %s --help)\n", c, e.what(), c);
     return 2;
-  } catch (const argx::error& e) {
-    if (print) std::fprintf(stderr, "%s [%s]\n", e.what(), argx::to_string(e.code()));
-  } catch (const std::bad_alloc&) {
-    if (print) std::fprintf(stderr, "argx %s: out of memory\n", c);
-  } catch (const std::exception& e) {
-    if (print) std::fprintf(stderr, "argx %s: %s\n", c, e.what());
+  } catch (...) {
+    try {
+      argx::detail::rethrow_as_error(c);  // out_of_memory, or internal for what argx did not expect
+    } catch (const argx::error& e) {
+      if (print) std::fprintf(stderr, "%s [%s]\n", e.what(), argx::to_string(e.code()));
+    }
   }
   return 1;
 }

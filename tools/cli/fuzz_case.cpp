@@ -16,17 +16,10 @@ std::string shape_text(const shape& s) {
 }
 
 tensor_view fuzz_case::base_view() const {
-  shape strides = contiguous_strides(extents);
-  if (fortran) {
-    std::int64_t step = 1;
-    for (int i = 0; i < extents.size(); ++i) {
-      strides[i] = step;
-      step *= extents[i] > 0 ? extents[i] : 1;
-    }
-  }
   // An empty array still gets a real address: view transforms offset it.
   static const std::uint64_t no_elements = 0;
-  return make_view(data.empty() ? static_cast<const void*>(&no_elements) : data.data(), type, extents, strides);
+  return make_view(data.empty() ? static_cast<const void*>(&no_elements) : data.data(), type, extents,
+                   npy::strides_of(extents, fortran));
 }
 
 tensor_view fuzz_case::view() const { return apply_view(base_view(), reduction.view); }

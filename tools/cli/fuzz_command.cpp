@@ -56,6 +56,7 @@ int fuzz_command(const args& a) {
   }
   if (seconds < 0 && max_cases < 0) seconds = 10;
   const backend_list backends = choose_backends(backends_arg);
+  require_comparison(backends);
   for (const auto& s : backends.skipped) std::printf("skipped: %s\n", s.c_str());
 
   if (only_case >= 0) {

@@ -1,4 +1,5 @@
 // argx: the command-line tool. `argx <command> [options]`; `argx <command> --help`.
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -24,6 +25,9 @@ constexpr const char* usage_text =
 
 int main(int argc, char** argv) {
   using namespace argx::cli;
+  // A write past the file size limit (ulimit -f) fails with EFBIG and is reported, instead
+  // of killing the process halfway through an output.
+  std::signal(SIGXFSZ, SIG_IGN);
   if (argc < 2) {
     std::fputs(usage_text, stderr);
     return 2;

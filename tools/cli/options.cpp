@@ -97,13 +97,13 @@ double parse_real(const std::string& opt, const std::string& text, double lo, do
   return v;
 }
 
-std::vector<std::string> split(const std::string& opt, const std::string& text, char sep) {
+std::vector<std::string> split(const std::string& opt, const std::string& text, char sep, bool allow_empty) {
   std::vector<std::string> parts;
   std::size_t start = 0;
   while (true) {
     const auto at = text.find(sep, start);
     parts.push_back(text.substr(start, at - start));
-    if (parts.back().empty()) throw usage_error(opt + ": empty item in '" + text + "'");
+    if (parts.back().empty() && !allow_empty) throw usage_error(opt + ": empty item in '" + text + "'");
     if (at == std::string::npos) break;
     start = at + 1;
   }

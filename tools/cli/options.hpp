@@ -48,8 +48,9 @@ class option_set {
 std::int64_t parse_int(const std::string& opt, const std::string& text, std::int64_t lo, std::int64_t hi);
 /// A finite number in [lo, hi], for option `opt`.
 double parse_real(const std::string& opt, const std::string& text, double lo, double hi);
-/// `text` split at `sep` ("a,b,c" -> {"a","b","c"}); empty pieces are a usage_error.
-std::vector<std::string> split(const std::string& opt, const std::string& text, char sep);
+/// `text` split at `sep` ("a,b,c" -> {"a","b","c"}); empty pieces are a usage_error
+/// unless `allow_empty`.
+std::vector<std::string> split(const std::string& opt, const std::string& text, char sep, bool allow_empty = false);
 
 /// One of a fixed set of words.
 template <class T>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 
 #include <argx/testing.hpp>
 
@@ -31,17 +32,28 @@ struct guarded {
 outcome run(argx::backend b, const job& j, int repeat) {
   outcome o;
   o.backend = b;
+  const argx::dtype index_dtype = j.spec.index == index_type::int64 ? dtype::i64 : dtype::i32;
   shape out_extents;
-  std::size_t outputs = 0;
+  std::int64_t index_bytes = 0, value_bytes = 0;
   try {
     const plan p = make_plan(j.x, j.op, j.spec);
     out_extents = p.out_extents;
-    outputs = static_cast<std::size_t>(p.outputs);
+    index_bytes = detail::output_bytes(p.outputs, index_dtype, "index");
+    value_bytes = j.values ? detail::output_bytes(p.outputs, j.x.type, "values") : 0;
   } catch (const error&) {
-    // The reduction itself must raise the same error; let it.
+    // The reduction itself must raise the same error (before writing anything); let it.
+    index_bytes = value_bytes = 0;
   }
-  const argx::dtype index_dtype = j.spec.index == index_type::int64 ? dtype::i64 : dtype::i32;
-  guarded idx(outputs * size_of(index_dtype)), val(j.values ? outputs * size_of(j.x.type) : 0);
+  std::optional<guarded> idx_buffer, val_buffer;
+  try {
+    idx_buffer.emplace(static_cast<std::size_t>(index_bytes));
+    val_buffer.emplace(static_cast<std::size_t>(value_bytes));
+  } catch (const std::exception&) {
+    o.code = errc::out_of_memory;
+    o.message = "no host memory for output buffers of " + std::to_string(index_bytes + value_bytes) + " bytes";
+    return o;
+  }
+  guarded &idx = *idx_buffer, &val = *val_buffer;
   const output_view iv = make_output(static_cast<void*>(idx.data()), index_dtype, out_extents);
   const output_view vv = make_output(static_cast<void*>(val.data()), j.x.type, out_extents);
   const policy pol{b};

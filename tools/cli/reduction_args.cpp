@@ -27,7 +27,7 @@ void reduction_args::add_options(option_set& opts) {
   opts.value("--transpose", "A,B", "view: swap dims A and B", [this](const std::string& v) {
     view.push_back(parse_view_op(view_op::kind::transpose, "--transpose", v));
   });
-  opts.value("--slice", "D:START:STOP[:STEP]", "view: elements START..STOP-1 of dim D, every STEP-th",
+  opts.value("--slice", "D:START:STOP[:STEP]", "view: numpy's x[START:STOP:STEP] along dim D (parts may be omitted or negative)",
              [this](const std::string& v) { view.push_back(parse_view_op(view_op::kind::slice, "--slice", v)); });
   opts.value("--flip", "D", "view: reverse dim D (negative stride)",
              [this](const std::string& v) { view.push_back(parse_view_op(view_op::kind::flip, "--flip", v)); });

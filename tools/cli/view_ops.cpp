@@ -11,6 +11,7 @@ namespace argx::cli {
 
 view_op parse_view_op(view_op::kind k, const std::string& opt, const std::string& value) {
   constexpr std::int64_t big = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t least = std::numeric_limits<std::int64_t>::min();
   view_op op;
   op.what = k;
   switch (k) {
@@ -22,12 +23,15 @@ view_op parse_view_op(view_op::kind k, const std::string& opt, const std::string
       break;
     }
     case view_op::kind::slice: {
-      const auto p = split(opt, value, ':');
+      // numpy's x[START:STOP:STEP] along dim D: START, STOP and STEP may be omitted or negative.
+      const auto p = split(opt, value, ':', true);
       if (p.size() != 3 && p.size() != 4) throw usage_error(opt + ": expected D:START:STOP[:STEP]");
       op.dim = static_cast<int>(parse_int(opt, p[0], -max_rank, max_rank - 1));
-      op.start = parse_int(opt, p[1], 0, big);
-      op.stop = parse_int(opt, p[2], 0, big);
-      op.step = p.size() == 4 ? parse_int(opt, p[3], 1, big) : 1;
+      op.step = p.size() == 4 && !p[3].empty() ? parse_int(opt, p[3], least, big) : 1;
+      if (op.step == 0) throw usage_error(opt + ": STEP cannot be zero");
+      // An omitted bound is the CPython convention: the far end in the step's direction.
+      op.start = p[1].empty() ? (op.step > 0 ? 0 : big) : parse_int(opt, p[1], least, big);
+      op.stop = p[2].empty() ? (op.step > 0 ? big : least) : parse_int(opt, p[2], least, big);
       break;
     }
     case view_op::kind::flip: op.dim = static_cast<int>(parse_int(opt, value, -max_rank, max_rank - 1)); break;

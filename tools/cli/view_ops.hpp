@@ -1,7 +1,7 @@
 // View transforms applied to an input before reducing it, so that strided, reversed,
 // sliced and broadcast layouts can be exercised (and reproduced) from a plain .npy file:
 //   --transpose A,B        swap dims A and B
-//   --slice D:START:STOP[:STEP]   elements START..STOP-1 of dim D, every STEP-th
+//   --slice D:START:STOP[:STEP]   numpy's x[START:STOP:STEP] along dim D
 //   --flip D               reverse dim D (negative stride)
 //   --broadcast D:N        dim D (extent 1) repeated N times (stride 0)
 // None of them copies data.
@@ -18,7 +18,7 @@ namespace argx::cli {
 struct view_op {
   enum class kind { transpose, slice, flip, broadcast } what = kind::flip;
   int dim = 0, dim2 = 0;  ///< transpose: dim, dim2
-  std::int64_t start = 0, stop = 0, step = 1;  ///< slice
+  std::int64_t start = 0, stop = 0, step = 1;  ///< slice (numpy semantics, see tensor_view::sliced)
   std::int64_t count = 0;  ///< broadcast: the new extent
 };
 

@@ -1,5 +1,5 @@
 // libFuzzer target: arbitrary bytes as a reduction request (dtype, extents, strides,
-// dims, options, output shape). Validation must refuse it with an argx::error or accept
+// sometimes a numpy slice of them, dims, options, output shape). Validation must refuse it with an argx::error or accept
 // it; an accepted request whose every reachable element lies inside a small buffer is
 // run on seq and checked against a naive reference that walks the original extents and
 // strides (no plan simplification), with guard bytes around the outputs. Requests that
@@ -125,8 +125,31 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     for (int i = 0; i < ndims; ++i) s.dims.push_back(static_cast<int>(pick(in, -8, 8)));
     x = argx::make_view(buffer.data(), type, ext, str);
+    if (rank > 0 && in.ConsumeIntegralInRange<int>(0, 3) == 0) {
+      // A numpy slice with any bounds and step: the new view must lie inside the old one.
+      const int d = in.ConsumeIntegralInRange<int>(0, rank - 1);
+      const std::int64_t begin = pick(in, -12, 12), end = pick(in, -12, 12), step = pick(in, -5, 5);
+      const argx::tensor_view sl = x.sliced(d, begin, end, step);
+      require(sl.extents[d] >= 0 && sl.extents[d] <= x.extents[d]);
+      // Only a view make_plan accepts is one (its offsets fit); the others are refused below.
+      const bool valid = [&] {
+        try {
+          (void)argx::make_plan(x, o, {});
+          return true;
+        } catch (const argx::error&) {
+          return false;
+        }
+      }();
+      const reach outer = valid ? reach_of(x) : reach{}, inner = valid ? reach_of(sl) : reach{};
+      if (valid && !inner.none) {
+        const __int128 shift = (static_cast<const char*>(sl.data) - static_cast<const char*>(x.data)) /
+                               static_cast<std::ptrdiff_t>(elem);
+        require(shift + inner.lo >= outer.lo && shift + inner.hi <= outer.hi);
+      }
+      x = sl;
+    }
   } catch (const argx::error&) {
-    return 0;  // more than max_rank dims: refused while building the request
+    return 0;  // refused while building the request: more than max_rank dims, a zero step, ...
   }
   const std::vector<unsigned char> tail = in.ConsumeRemainingBytes<unsigned char>();
   if (!tail.empty()) std::memcpy(buffer.data(), tail.data(), std::min(tail.size(), buffer.size()));

@@ -1,21 +1,18 @@
 // Reading .npy: preamble, header dict, size checks, then exactly the data the header
-// describes. Sizes are checked against the real file size before anything is allocated.
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <cstdio>
+// describes, mapped read-only (or read into the heap where it cannot be used in place).
+// Sizes are checked against the real file size before anything is allocated or mapped.
 #include <cstring>
 #include <memory>
-#include <new>
 
 #include "detail.hpp"
+#include "input_file.hpp"
 
 namespace argx::npy {
 namespace {
 
 constexpr unsigned char magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
-constexpr std::size_t short_preamble = 10;  // magic, version, 2-byte header length (1.0)
-constexpr std::size_t long_preamble = 12;   // 4-byte header length (2.0, 3.0)
+using detail::long_preamble;
+using detail::short_preamble;
 
 [[noreturn]] void bad(const std::string& what) { throw error(errc::bad_npy, what); }
 
@@ -38,30 +35,42 @@ std::string hex_prefix(std::span<const unsigned char> b) {
 
 }  // namespace
 
-header parse_header(std::span<const unsigned char> file, std::uint64_t file_size, const read_options& opt) {
+namespace detail {
+
+std::size_t header_size(std::span<const unsigned char> file, std::uint64_t file_size, const read_options& opt) {
   if (file_size < short_preamble || file.size() < short_preamble)
     bad("file is " + std::to_string(file_size) + " bytes, too short for a .npy preamble");
   if (std::memcmp(file.data(), magic, sizeof magic) != 0)
     bad("not a .npy file: it starts with '" + hex_prefix(file) + "' instead of '\\x93NUMPY'");
-  header h;
-  h.major = file[6];
-  h.minor = file[7];
-  if (h.major < 1 || h.major > 3 || h.minor != 0)
-    bad("unsupported .npy format version " + std::to_string(h.major) + "." + std::to_string(h.minor) +
+  const int major = file[6], minor = file[7];
+  if (major < 1 || major > 3 || minor != 0)
+    bad("unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor) +
         " (argx reads 1.0, 2.0 and 3.0)");
-  const std::size_t preamble = h.major == 1 ? short_preamble : long_preamble;
+  const std::size_t preamble = major == 1 ? short_preamble : long_preamble;
   if (file_size < preamble || file.size() < preamble)
-    bad("file is " + std::to_string(file_size) + " bytes, too short for a version " + std::to_string(h.major) +
+    bad("file is " + std::to_string(file_size) + " bytes, too short for a version " + std::to_string(major) +
         ".0 preamble");
   std::uint32_t header_len = file[8] | (std::uint32_t(file[9]) << 8);
-  if (h.major > 1) header_len |= (std::uint32_t(file[10]) << 16) | (std::uint32_t(file[11]) << 24);
+  if (major > 1) header_len |= (std::uint32_t(file[10]) << 16) | (std::uint32_t(file[11]) << 24);
   if (header_len > opt.max_header_bytes)
     bad("header length " + std::to_string(header_len) + " exceeds the limit of " +
         std::to_string(opt.max_header_bytes) + " bytes");
   if (preamble + header_len > file_size)
     bad("file is truncated: the header needs " + std::to_string(preamble + header_len) + " bytes but the file has " +
         std::to_string(file_size));
-  if (file.size() < preamble + header_len) throw error(errc::bad_argument, "parse_header: the header was not passed whole");
+  return preamble + header_len;
+}
+
+}  // namespace detail
+
+header parse_header(std::span<const unsigned char> file, std::uint64_t file_size, const read_options& opt) {
+  const std::size_t end = detail::header_size(file, file_size, opt);
+  if (file.size() < end) throw error(errc::bad_argument, "parse_header: the header was not passed whole");
+  header h;
+  h.major = file[6];
+  h.minor = file[7];
+  const std::size_t preamble = h.major == 1 ? short_preamble : long_preamble;
+  const std::size_t header_len = end - preamble;
 
   const std::string_view text(reinterpret_cast<const char*>(file.data() + preamble), header_len);
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -102,84 +111,76 @@ header parse_header(std::span<const unsigned char> file, std::uint64_t file_size
   return h;
 }
 
-namespace {
+element_bytes::element_bytes(std::vector<unsigned char> heap) {
+  auto owned = std::make_shared<const std::vector<unsigned char>>(std::move(heap));
+  data_ = owned->data();
+  size_ = owned->size();
+  owner_ = std::move(owned);
+}
 
-array make_array(const header& h) {
+element_bytes::element_bytes(std::shared_ptr<const void> owner, const unsigned char* data, std::size_t size,
+                             bool mapped) noexcept
+    : owner_(std::move(owner)), data_(data), size_(size), mapped_(mapped) {}
+
+bool operator==(const element_bytes& a, const element_bytes& b) noexcept {
+  return a.size_ == b.size_ && (a.size_ == 0 || std::memcmp(a.data_, b.data_, a.size_) == 0);
+}
+
+namespace detail {
+
+array array_of(const header& h) {
   array a;
   a.type = h.type;
   a.extents = h.extents;
   a.fortran_order = h.fortran_order;
   a.byte_swapped = h.big_endian;
-  try {
-    a.bytes.resize(h.data_bytes);
-  } catch (const std::bad_alloc&) {
-    throw error(errc::out_of_memory, "no memory for " + std::to_string(h.data_bytes) + " bytes of .npy data");
-  }
   return a;
 }
 
-void to_host_order(array& a, const header& h) {
-  if (h.big_endian) detail::swap_bytes(a.bytes.data(), h.data_bytes / size_of(h.type), size_of(h.type));
+std::vector<unsigned char> heap_buffer(std::uint64_t size) {
+  try {
+    return std::vector<unsigned char>(size);
+  } catch (const std::exception&) {
+    throw error(errc::out_of_memory, "no memory for " + std::to_string(size) + " bytes of .npy data");
+  }
 }
 
-// An argx::error's message without the "argx: " prefix what() adds.
-std::string message_of(const error& e) {
-  const std::string w = e.what();
-  return w.rfind("argx: ", 0) == 0 ? w.substr(6) : w;
+void to_host_order(std::vector<unsigned char>& bytes, const header& h) {
+  if (h.big_endian) swap_bytes(bytes.data(), bytes.size() / size_of(h.type), size_of(h.type));
 }
 
-struct file_closer {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
-}  // namespace
+}  // namespace detail
 
 array parse(std::span<const unsigned char> file, const read_options& opt) {
   const header h = parse_header(file, file.size(), opt);
-  array a = make_array(h);
-  if (h.data_bytes) std::memcpy(a.bytes.data(), file.data() + h.data_offset, h.data_bytes);
-  to_host_order(a, h);
+  array a = detail::array_of(h);
+  std::vector<unsigned char> bytes = detail::heap_buffer(h.data_bytes);
+  if (h.data_bytes) std::memcpy(bytes.data(), file.data() + h.data_offset, h.data_bytes);
+  detail::to_host_order(bytes, h);
+  a.bytes = element_bytes(std::move(bytes));
   return a;
 }
 
-array read(const std::string& path, const read_options& opt) {
-  std::unique_ptr<std::FILE, file_closer> f(std::fopen(path.c_str(), "rb"));
-  if (!f) throw error(errc::io_failure, "cannot open " + path + ": " + std::strerror(errno));
-  struct stat st;
-  if (fstat(fileno(f.get()), &st) != 0) throw error(errc::io_failure, "cannot stat " + path + ": " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) throw error(errc::io_failure, path + " is not a regular file");
-  const std::uint64_t size = static_cast<std::uint64_t>(st.st_size);
+header read_header(const std::string& path, const read_options& opt) {
+  return detail::input_file(path).read_header(opt);
+}
 
-  auto read_exact = [&](unsigned char* dst, std::size_t n) {
-    if (n && std::fread(dst, 1, n, f.get()) != n)
-      throw error(errc::io_failure, "cannot read " + path + (std::ferror(f.get()) ? ": " + std::string(std::strerror(errno)) : ": file shrank while reading"));
-  };
-  // Preamble first (at most 12 bytes), then the header it announces: parse_header has
-  // checked the announced length against the limit and the file size before it is read.
-  std::vector<unsigned char> head(size < long_preamble ? size : long_preamble);
-  read_exact(head.data(), head.size());
-  header h;
-  try {
-    try {
-      h = parse_header(head, size, opt);
-    } catch (const error& e) {
-      if (e.code() != errc::bad_argument) throw;  // anything but "header not passed whole"
-      const std::size_t preamble = head[6] == 1 ? short_preamble : long_preamble;
-      std::uint32_t header_len = head[8] | (std::uint32_t(head[9]) << 8);
-      if (preamble == long_preamble) header_len |= (std::uint32_t(head[10]) << 16) | (std::uint32_t(head[11]) << 24);
-      const std::size_t have = head.size();
-      head.resize(preamble + header_len);
-      if (head.size() > have) read_exact(head.data() + have, head.size() - have);
-      h = parse_header(head, size, opt);
+array read(const std::string& path, const read_options& opt) {
+  const detail::input_file f(path);
+  const header h = f.read_header(opt);
+  array a = detail::array_of(h);
+  if (h.data_bytes == 0) return a;
+  // Little-endian (or 1-byte) elements at an offset aligned to their size are used in place.
+  if (!h.big_endian && h.data_offset % size_of(h.type) == 0)
+    if (auto mapping = detail::map_file(f)) {
+      const auto* data = static_cast<const unsigned char*>(mapping.get()) + h.data_offset;
+      a.bytes = element_bytes(std::move(mapping), data, h.data_bytes, true);
+      return a;
     }
-  } catch (const error& e) {
-    throw error(e.code(), path + ": " + message_of(e));
-  }
-  array a = make_array(h);
-  const std::size_t already = head.size() - h.data_offset;  // data bytes read with the header
-  if (already) std::memcpy(a.bytes.data(), head.data() + h.data_offset, already);
-  read_exact(a.bytes.data() + already, h.data_bytes - already);
-  to_host_order(a, h);
+  std::vector<unsigned char> bytes = detail::heap_buffer(h.data_bytes);
+  f.read_at(bytes.data(), bytes.size(), h.data_offset);
+  detail::to_host_order(bytes, h);
+  a.bytes = element_bytes(std::move(bytes));
   return a;
 }
 
@@ -189,16 +190,21 @@ std::int64_t array::count() const noexcept {
   return n;
 }
 
-tensor_view array::view() const {
-  shape strides = contiguous_strides(extents);
-  if (fortran_order) {
-    std::int64_t step = 1;
-    for (int i = 0; i < extents.size(); ++i) {
-      strides[i] = step;
-      step *= extents[i] > 0 ? extents[i] : 1;
-    }
+shape strides_of(const shape& extents, bool fortran_order) {
+  if (!fortran_order) return contiguous_strides(extents);
+  shape strides;
+  std::int64_t step = 1;
+  for (int i = 0; i < extents.size(); ++i) {
+    strides.push_back(step);
+    // Wraps like contiguous_strides for extents whose product does not fit (refused later).
+    step = static_cast<std::int64_t>(static_cast<std::uint64_t>(step) *
+                                     static_cast<std::uint64_t>(extents[i] > 0 ? extents[i] : 1));
   }
-  return make_view(bytes.empty() ? nullptr : bytes.data(), type, extents, strides);
+  return strides;
+}
+
+tensor_view array::view() const {
+  return make_view(bytes.empty() ? nullptr : bytes.data(), type, extents, strides_of(extents, fortran_order));
 }
 
 }  // namespace argx::npy

@@ -1,9 +1,7 @@
-// Writing .npy: the header numpy writes (dict padded with spaces to a 64-byte boundary,
-// ending in a newline), then the view's elements gathered in C or Fortran order.
-#include <cerrno>
-#include <cstdio>
+// Serializing .npy: the header numpy writes (dict padded with spaces to a 64-byte
+// boundary, ending in a newline), then the view's elements gathered in C or Fortran order.
+// (Putting the bytes into files is replace.cpp's job.)
 #include <cstring>
-#include <memory>
 
 #include "detail.hpp"
 
@@ -89,15 +87,8 @@ std::vector<unsigned char> serialize(const tensor_view& x, const write_options& 
 }
 
 void write(const std::string& path, const tensor_view& x, const write_options& opt) {
-  const std::vector<unsigned char> bytes = serialize(x, opt);
-  struct closer {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-  };
-  std::unique_ptr<std::FILE, closer> f(std::fopen(path.c_str(), "wb"));
-  if (!f) throw error(errc::io_failure, "cannot create " + path + ": " + std::strerror(errno));
-  if (std::fwrite(bytes.data(), 1, bytes.size(), f.get()) != bytes.size())
-    throw error(errc::io_failure, "cannot write " + path + ": " + std::strerror(errno));
-  if (std::fclose(f.release()) != 0) throw error(errc::io_failure, "cannot write " + path + ": " + std::strerror(errno));
+  const output_file one{path, x, opt};
+  write(std::span<const output_file>(&one, 1));
 }
 
 }  // namespace argx::npy

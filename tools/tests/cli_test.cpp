@@ -1,12 +1,15 @@
 // The argx command-line tool, run as a user runs it: outputs checked against hand-worked
 // answers, exit status 2 for usage errors and 1 for input errors (one line on stderr),
-// every malformed .npy of the catalogue rejected, and demo / diff / fuzz passing.
+// every malformed .npy of the catalogue rejected, demo / diff / fuzz passing, and the
+// defects found by probing it (crashes, lost files, hangs, vacuous comparisons) gone.
 // The path of the argx binary comes in the ARGX_EXE environment variable.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -46,11 +49,12 @@ struct sandbox {
   ~sandbox() { fs::remove_all(dir); }
   std::string path(const std::string& name) const { return (dir / name).string(); }
 
-  // Runs `argx ARGS` in the sandbox directory.
-  ran argx(const std::string& args) const {
+  // Runs `argx ARGS` in the sandbox directory, after the shell words `prefix` (e.g.
+  // "ulimit -f 8;" or "timeout 20").
+  ran argx(const std::string& args, const std::string& prefix = "") const {
     const char* exe = std::getenv("ARGX_EXE");
     REQUIRE_MESSAGE(exe != nullptr, "set ARGX_EXE to the argx binary");
-    const std::string cmd = "cd '" + dir.string() + "' && '" + exe + "' " + args + " >stdout.txt 2>stderr.txt";
+    const std::string cmd = "cd '" + dir.string() + "' && " + prefix + " '" + exe + "' " + args + " >stdout.txt 2>stderr.txt";
     const int raw = std::system(cmd.c_str());
     REQUIRE(WIFEXITED(raw));
     return {WEXITSTATUS(raw), slurp(dir / "stdout.txt"), slurp(dir / "stderr.txt")};
@@ -66,6 +70,20 @@ std::vector<T> elements(const npy::array& a) {
 }
 
 std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+// AddressSanitizer reserves terabytes of address space: limits on memory (ulimit -v, -d)
+// stop a sanitized argx before it starts. The argx binary is built like this test.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool address_sanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool address_sanitized = true;
+#else
+constexpr bool address_sanitized = false;
+#endif
+#else
+constexpr bool address_sanitized = false;
+#endif
 
 constexpr float nan_ = std::numeric_limits<float>::quiet_NaN();
 
@@ -271,4 +289,190 @@ TEST_CASE("info, demo, diff and fuzz run and report agreement") {
   r = sb.argx("fuzz --seed 7 --case 3");
   CHECK_MESSAGE(r.status == 0, r.out);
   CHECK(r.out.find("case 3 of seed 7: ") != std::string::npos);
+}
+
+TEST_CASE("an output too large to address is refused, on every backend, instead of crashing") {
+  sandbox sb;
+  const std::int8_t one = 5;
+  npy::write(sb.path("one11.npy"), argx::make_view(&one, {1, 1}));
+  std::vector<std::string> backends = {"seq", "par", "auto"};
+  if (argx::available(argx::backend::tbb)) backends.push_back("tbb");
+  for (const auto& b : backends)
+    for (const char* options : {"--broadcast 0:2305843009213693952 --dim 1",
+                                "--broadcast 0:4611686018427387904 --index-type int32 --dim 1",
+                                "--broadcast 0:2305843009213693952 --dim 1 --values v.npy"}) {
+      CAPTURE(b); CAPTURE(options);
+      const ran r = sb.argx("reduce one11.npy -o b.npy --backend " + b + " " + options);
+      CHECK(r.status == 1);
+      CHECK(lines(r.err) == 1);
+      CHECK_MESSAGE(r.err.find("[shape_overflow]") != std::string::npos, r.err);
+    }
+  const ran d = sb.argx("diff one11.npy --broadcast 0:2305843009213693952 --dim 1");
+  CHECK(d.status == 1);
+  CHECK_MESSAGE(d.out.find("result: every backend raises shape_overflow") != std::string::npos, d.out);
+  CHECK(!fs::exists(sb.dir / "b.npy"));
+  CHECK(!fs::exists(sb.dir / "v.npy"));
+}
+
+TEST_CASE("a write that fails (a full disk) leaves the previous outputs as they were, and no temporary") {
+  sandbox sb;
+  std::vector<double> x(3000 * 3);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>((i * 7) % 11);
+  npy::write(sb.path("x.npy"), argx::make_view(x, {3000, 3}));
+  const std::int64_t previous[2] = {41, 42};
+  npy::write(sb.path("out.npy"), argx::make_view(previous, {2}));
+  npy::write(sb.path("val.npy"), argx::make_view(previous, {2}));
+  const std::string out_before = slurp(sb.dir / "out.npy"), val_before = slurp(sb.dir / "val.npy");
+  // Files may not grow past 8 blocks (4 or 8 KiB, by the shell); each output needs 24 KiB.
+  for (const char* values : {"", " --values val.npy"}) {
+    CAPTURE(values);
+    const ran r = sb.argx(std::string("reduce x.npy -o out.npy --dim 1") + values, "ulimit -f 8;");
+    CHECK(r.status == 1);
+    CHECK(lines(r.err) == 1);
+    CHECK_MESSAGE(r.err.find("[io_failure]") != std::string::npos, r.err);
+    CHECK(slurp(sb.dir / "out.npy") == out_before);
+    CHECK(slurp(sb.dir / "val.npy") == val_before);
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(sb.dir)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    CHECK(names == std::vector<std::string>{"out.npy", "stderr.txt", "stdout.txt", "val.npy", "x.npy"});
+  }
+  // Without the limit both are replaced.
+  const ran r = sb.argx("reduce x.npy -o out.npy --dim 1 --values val.npy");
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  CHECK(npy::read(sb.path("out.npy")).extents == argx::shape{3000});
+  CHECK(npy::read(sb.path("val.npy")).type == argx::dtype::f64);
+}
+
+TEST_CASE("outputs that name the input or each other are refused before any work") {
+  sandbox sb;
+  npy::write(sb.path("x.npy"), argx::make_view(small, {2, 3}));
+  const std::string input_before = slurp(sb.dir / "x.npy");
+  fs::create_directory(sb.dir / "sub");
+  fs::create_symlink("x.npy", sb.dir / "alias.npy");
+  fs::create_symlink("same.npy", sb.dir / "same_link.npy");  // dangling: same.npy does not exist yet
+  const char* refused[] = {
+      "reduce x.npy -o same.npy --values same.npy",
+      "reduce x.npy -o same.npy --values sub/../same.npy",
+      "reduce x.npy -o same_link.npy --values same.npy",
+      "reduce x.npy -o x.npy",
+      "reduce x.npy -o i.npy --values x.npy",
+      "reduce x.npy -o alias.npy",
+      "reduce alias.npy -o ./x.npy --dim 1",
+  };
+  for (const char* args : refused) {
+    CAPTURE(args);
+    const ran r = sb.argx(args);
+    CHECK(r.status == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK(slurp(sb.dir / "x.npy") == input_before);
+    CHECK(!fs::exists(sb.dir / "same.npy"));
+    CHECK(!fs::exists(sb.dir / "i.npy"));
+  }
+  // A path that merely looks different is written: hard links and /dev/null are fine too.
+  ran r = sb.argx("reduce x.npy -o /dev/null --values /dev/null --dim 1");
+  CHECK_MESSAGE(r.status == 0, r.err);
+  r = sb.argx("reduce alias.npy -o sub/../i.npy --dim 1");
+  CHECK_MESSAGE(r.status == 0, r.err);
+  CHECK(elements<std::int64_t>(npy::read(sb.path("i.npy"))) == std::vector<std::int64_t>{1, 0});
+}
+
+TEST_CASE("--slice is numpy's x[start:stop:step]: huge steps, inverted and reversed ranges") {
+  sandbox sb;
+  npy::write(sb.path("x.npy"), argx::make_view(small, {2, 3}));  // [[1, 3, 3], [NaN, 0, 5]]
+  struct expect {
+    std::string options;
+    argx::shape extents;
+    std::vector<std::int64_t> indices;
+  };
+  const expect cases[] = {
+      {"--slice 0:0:2:9223372036854775807 --dim 0", {3}, {0, 0, 0}},  // x[0:2:2**63-1]: one row
+      {"--slice 1:0:3:9223372036854775807 --dim 1", {2}, {0, 0}},
+      {"--slice 1:1:0 --dim 0", {0}, {}},                              // x[:, 1:0] is empty
+      {"--slice 1:1::-1 --dim 1", {2}, {0, 1}},                        // x[:, 1::-1] = [[3, 1], [0, NaN]]
+      {"--slice 1:::-1 --dim 1 --ties last", {2}, {1, 2}},             // x[:, ::-1]
+      {"--slice 1:-2: --dim 1", {2}, {0, 1}},                          // x[:, -2:] = [[3, 3], [0, 5]]
+      {"--slice 0:-100:100 --dim 0", {3}, {1, 0, 1}},                  // clamped to the whole dim
+      {"--slice 1:2:-9223372036854775808:-9223372036854775808 --dim 1", {2}, {0, 0}},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.options);
+    const ran r = sb.argx("reduce x.npy -o out.npy " + c.options);
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    const npy::array out = npy::read(sb.path("out.npy"));
+    CHECK(out.extents == c.extents);
+    CHECK(elements<std::int64_t>(out) == c.indices);
+  }
+  // Reducing an empty slice is numpy's "attempt to get argmax of an empty sequence".
+  ran r = sb.argx("reduce x.npy -o out.npy --slice 1:1:0 --dim 1");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("[empty_reduction]") != std::string::npos);
+  r = sb.argx("reduce x.npy -o out.npy --slice 1:0:3:0");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("cannot be zero") != std::string::npos);
+}
+
+TEST_CASE("a FIFO as input is refused at once") {
+  sandbox sb;
+  REQUIRE(::mkfifo(sb.path("fifo.npy").c_str(), 0600) == 0);
+  for (const char* command : {"reduce fifo.npy -o o.npy", "diff fifo.npy"}) {
+    CAPTURE(command);
+    const ran r = sb.argx(command, "timeout 20");  // before the fix: waits for a writer forever
+    CHECK(r.status == 1);
+    CHECK_MESSAGE(r.err.find("not a regular file") != std::string::npos, r.err);
+    CHECK(r.err.find("[io_failure]") != std::string::npos);
+  }
+}
+
+TEST_CASE("a comparison needs two backends that run: diff, fuzz and demo refuse to compare nothing") {
+  sandbox sb;
+  npy::write(sb.path("x.npy"), argx::make_view(small, {2, 3}));
+  std::vector<std::string> commands = {"diff x.npy --backends seq", "fuzz --backends seq --seconds 1",
+                                       "demo --backends seq --repeat 1"};
+  if (!argx::available(argx::backend::cuda))
+    for (const char* c : {"diff x.npy --backends cuda,thrust", "fuzz --backends cuda --seconds 1", "demo --backends cuda"})
+      commands.push_back(c);
+  for (const auto& c : commands) {
+    CAPTURE(c);
+    const ran r = sb.argx(c);
+    CHECK(r.status == 1);
+    CHECK(lines(r.err) == 1);
+    CHECK_MESSAGE(r.err.find("nothing to compare") != std::string::npos, r.err);
+    CHECK(r.err.find("[backend_unavailable]") != std::string::npos);
+  }
+}
+
+TEST_CASE("a request is checked against the header before the data is read, and inputs are mapped") {
+  sandbox sb;
+  // Sparse files: (2^31 + 1,) int8 and (2^29,) uint8 of zeros with a 7 near the end.
+  auto sparse = [&](const std::string& name, const char* descr, std::int64_t n, std::int64_t seven_at) {
+    const std::string dict = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': (" +
+                             std::to_string(n) + ",), }";
+    std::string head = std::string("\x93NUMPY\x01\x00", 8) + "  " + dict;
+    head.resize(127, ' ');
+    head += '\n';
+    head[8] = static_cast<char>(118);
+    head[9] = 0;
+    std::ofstream(sb.path(name), std::ios::binary) << head;
+    REQUIRE(::truncate(sb.path(name).c_str(), 128 + n) == 0);
+    if (seven_at >= 0) {
+      std::fstream f(sb.path(name), std::ios::binary | std::ios::in | std::ios::out);
+      f.seekp(128 + seven_at);
+      f.put(7);
+    }
+  };
+  const std::int64_t big = (std::int64_t(1) << 31) + 1, half_gib = std::int64_t(1) << 29;
+  sparse("big.npy", "|i1", big, -1);
+  sparse("half.npy", "|u1", half_gib, half_gib - 1000);
+  // 1 GiB of address space cannot hold the 2 GiB input: only a check from the header answers.
+  const std::string no_big_memory = address_sanitized ? "" : "ulimit -v 1048576;";
+  ran r = sb.argx("reduce big.npy -o o.npy --index-type int32", no_big_memory);
+  CHECK(r.status == 1);
+  CHECK_MESSAGE(r.err.find("[index_overflow]") != std::string::npos, r.err);
+  r = sb.argx("reduce big.npy -o o.npy --slice 0:::-1 --dim 0 --index-type int32", no_big_memory);
+  CHECK_MESSAGE(r.err.find("[index_overflow]") != std::string::npos, r.err);
+  // 128 MiB of heap cannot hold the 512 MiB input: mapped, it needs none.
+  r = sb.argx("reduce half.npy -o o.npy --backend seq", address_sanitized ? "" : "ulimit -d 131072;");
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  CHECK(elements<std::int64_t>(npy::read(sb.path("o.npy"))) == std::vector<std::int64_t>{half_gib - 1000});
 }

@@ -1,0 +1,228 @@
+// Thread level of the column kernel (vector_axis::column): a thread owns a group of 16
+// bytes' worth of neighbouring outputs (columns) and walks reduced rows, keeping one best
+// per column. Rows whose columns do not start on a 16-byte boundary are read as two
+// aligned vectors and shifted. One- and two-byte elements of plain reductions are compared
+// four or two at a time, with the row of each column's best kept as a byte or half-word
+// count; wider ones and the other reductions one column at a time.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "elements.cuh"
+#include "layout.hpp"
+
+namespace argx::detail::gpu {
+
+/// A thread's column group: compact outputs first .. first + cols - 1, whose row-0 elements
+/// start at `col`.
+template <dtype D>
+struct column_group {
+  std::int64_t first = 0;
+  const dtype_bits_t<D>* col = nullptr;
+  int cols = 0;
+
+  /// Group g of a layout (groups run along the column axis, then the outer kept axes).
+  __device__ static column_group of(const layout& l, std::int64_t g, std::int64_t per_outer) {
+    constexpr int V = vec_elems<D>;
+    const std::int64_t C = l.column_axis().extent, outer = g / per_outer, c0 = (g - outer * per_outer) * V;
+    std::int64_t off = 0;
+    if (l.kept.n == 2) {
+      off = outer * l.kept.at[0].stride;
+    } else if (l.kept.n > 2) {
+      std::int64_t rest = outer;
+      ARGX_AXIS_LOOP
+      for (int d = l.kept.n - 2; d >= 0; --d) {
+        const std::int64_t e = l.kept.at[d].extent, k = rest % e;
+        off += k * l.kept.at[d].stride;
+        rest /= e;
+      }
+    }
+    column_group c;
+    c.first = outer * C + c0;
+    c.col = static_cast<const dtype_bits_t<D>*>(l.data) + off + c0;
+    c.cols = C - c0 < V ? static_cast<int>(C - c0) : V;
+    return c;
+  }
+};
+
+/// Input offset of reduced row t.
+__device__ __forceinline__ std::int64_t row_offset(const layout& l, std::int64_t t) {
+  if (l.red.n == 1) return t * l.red.at[0].stride;
+  if (l.red.n == 2) {
+    const std::int64_t e = l.red.at[1].extent, a = t / e;
+    return a * l.red.at[0].stride + (t - a * e) * l.red.at[1].stride;
+  }
+  return l.red.offset_of(t);
+}
+
+/// One best per column, column by column: plain float32/float64 compare values (NaN above
+/// every number, ±0 equal), everything else compares keys. k is the thread's row count.
+template <dtype D, bool Plain, bool Values = Plain && (D == dtype::f32 || D == dtype::f64)>
+struct column_bests {
+  static constexpr int V = vec_elems<D>;
+  dtype_key_t<D> key[V];
+  unsigned at[V];
+  bool ties_last;
+  __device__ __forceinline__ void start(key_params, bool tl) {
+    ties_last = tl;
+#pragma unroll
+    for (int j = 0; j < V; ++j) key[j] = 0, at[j] = 0;
+  }
+  __device__ __forceinline__ void take(const vec<D>& x, unsigned k, key_params kp) {
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      const dtype_key_t<D> kk = order_key<D>(x.at(j), loop_keys<Plain>(kp));
+      const bool b = kk > key[j] || (ties_last && kk == key[j]);
+      key[j] = b ? kk : key[j];
+      at[j] = b ? k : at[j];
+    }
+  }
+  __device__ __forceinline__ void get(int j, key_params, dtype_key_t<D>& k, unsigned& row) const {
+    k = key[j];
+    row = at[j];
+  }
+};
+template <dtype D, bool Plain>
+struct column_bests<D, Plain, true> {
+  static constexpr int V = vec_elems<D>;
+  using B = dtype_bits_t<D>;
+  B bits[V];
+  unsigned at[V];
+  B flip;
+  bool ties_last;
+  __device__ __forceinline__ void start(key_params kp, bool tl) {
+    ties_last = tl;
+    flip = plain<D>::flip(kp.argmin);
+#pragma unroll
+    for (int j = 0; j < V; ++j) bits[j] = static_cast<B>(lowest_bits<D>() ^ flip), at[j] = 0;
+  }
+  __device__ __forceinline__ void take(const vec<D>& x, unsigned k, key_params) {
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      const B e = x.at(j);
+      const bool b = ties_last ? plain<D>::template later_beats<true>(e, bits[j], flip)
+                               : plain<D>::template later_beats<false>(e, bits[j], flip);
+      bits[j] = b ? e : bits[j];
+      at[j] = b ? k : at[j];
+    }
+  }
+  __device__ __forceinline__ void get(int j, key_params kp, dtype_key_t<D>& k, unsigned& row) const {
+    k = order_key<D>(bits[j], loop_keys<true>(kp));
+    row = at[j];
+  }
+};
+
+/// Packed bests of a plain reduction of one- or two-byte elements: four (two) columns per
+/// 32-bit word, compared in one instruction, their rows kept as byte (half-word) counts.
+/// A thread may take at most 256 (65536) rows. Values are kept in a compare domain:
+/// argmin flips them so that the largest wins; bool becomes 0 or 1.
+template <dtype D>
+struct packed_bests {
+  static constexpr int size = sizeof(dtype_bits_t<D>);
+  static constexpr bool half_float = D == dtype::f16 || D == dtype::bf16;
+  static constexpr std::uint32_t ones = size == 1 ? 0x01010101u : 0x00010001u;
+  std::uint32_t best[4], at[4], flip;
+  bool ties_last;
+
+  __device__ __forceinline__ void start(key_params kp, bool tl) {
+    ties_last = tl;
+    flip = D == dtype::boolean ? (kp.argmin ? 0x01010101u : 0u) : plain<D>::flip(kp.argmin) * ones;
+    const std::uint32_t low = D == dtype::boolean ? 0u : static_cast<std::uint32_t>(lowest_bits<D>()) * ones;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) best[i] = low, at[i] = 0;
+  }
+  // Lanes (bytes or halves) where c beats the best: a larger value (NaN above every number),
+  // or an equal one with ties = last.
+  __device__ __forceinline__ std::uint32_t beats(std::uint32_t c, std::uint32_t b) const {
+    if constexpr (half_float) {
+      using T2 = std::conditional_t<D == dtype::f16, __half2, __nv_bfloat162>;
+      const T2 x = plain_detail::from_bits<T2>(c), y = plain_detail::from_bits<T2>(b);
+      const std::uint32_t nan_x = __hneu2_mask(x, x);
+      return ties_last ? __hge2_mask(x, y) | nan_x : __hgt2_mask(x, y) | (nan_x & ~__hneu2_mask(y, y));
+    } else if constexpr (size == 1) {
+      if constexpr (dtype_traits<D>::is_signed) return ties_last ? __vcmpges4(c, b) : __vcmpgts4(c, b);
+      return ties_last ? __vcmpgeu4(c, b) : __vcmpgtu4(c, b);
+    } else {
+      if constexpr (dtype_traits<D>::is_signed) return ties_last ? __vcmpges2(c, b) : __vcmpgts2(c, b);
+      return ties_last ? __vcmpgeu2(c, b) : __vcmpgtu2(c, b);
+    }
+  }
+  __device__ __forceinline__ void take(const vec<D>& x, unsigned k, key_params) {
+    const std::uint32_t kk = k * ones;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      std::uint32_t c = x.w[i];
+      if constexpr (D == dtype::boolean) c = __vcmpne4(c, 0u) & 0x01010101u;
+      c ^= flip;
+      const std::uint32_t m = beats(c, best[i]);
+      best[i] = (c & m) | (best[i] & ~m);
+      at[i] = (kk & m) | (at[i] & ~m);
+    }
+  }
+  __device__ __forceinline__ void get(int j, key_params kp, dtype_key_t<D>& key, unsigned& row) const {
+    constexpr int per_word = 4 / size, bits = 8 * size;
+    const int word = j / per_word, shift = bits * (j % per_word);
+    const std::uint32_t mask = size == 1 ? 0xffu : 0xffffu;
+    const auto raw = static_cast<dtype_bits_t<D>>(((best[word] ^ flip) >> shift) & mask);
+    key = order_key<D>(raw, loop_keys<true>(kp));
+    row = (at[word] >> shift) & mask;
+  }
+};
+
+/// scan_columns for one reduced axis (OneAxis) or several.
+template <dtype D, int Unroll, bool Aligned, bool OneAxis, class Acc>
+__device__ __forceinline__ void scan_columns_on(const layout& l, const column_group<D>& g, std::int64_t first,
+                                                std::int64_t end, std::int64_t step, key_params kp, Acc& acc) {
+  using B = dtype_bits_t<D>;
+  const int need = g.cols * static_cast<int>(sizeof(B));
+  // One reduced axis: the row's offset moves by a constant (no division per row).
+  const std::int64_t stride = l.red.at[0].stride, jump = step * stride;
+  auto offset = [&](std::int64_t t) { return OneAxis ? t * stride : row_offset(l, t); };
+  const B* row = g.col + offset(first);
+  unsigned k = 0;
+  for (std::int64_t t = first; t < end; t += Unroll * step) {
+    vec<D> x[Unroll];
+    unsigned outside = 0;  // rows whose vectors reach past the tensor's ends: read again below
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+      const bool ok = t + u * step < end;
+      const B* p = OneAxis ? row + u * jump : g.col + (ok ? offset(t + u * step) : 0);
+      bool out = false;
+      if constexpr (Aligned) {
+        out = ok && !vec_inside(p, l.span_begin, l.span_end);
+        x[u] = load_vec_if<D>(p, ok && !out);
+      } else {
+        x[u] = load_window_fast<D>(p, need, l.span_begin, l.span_end, ok, out);
+      }
+      outside |= static_cast<unsigned>(out) << u;
+    }
+    if (outside != 0)  // rare: the tensor's first or last 16 bytes
+#pragma unroll
+      for (int u = 0; u < Unroll; ++u)
+        if (outside >> u & 1u) {
+          const B* p = g.col + offset(t + u * step);
+          x[u] = Aligned ? load_vec_in<D>(p, l.span_begin, l.span_end) : load_window_in<D>(p, need, l.span_begin, l.span_end);
+        }
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+      if (t + u * step < end) acc.take(x[u], k + u, kp);
+    k += Unroll;
+    if constexpr (OneAxis) row += Unroll * jump;
+  }
+}
+
+/// Folds rows first, first + step, ... < end of a column group into `acc` (the thread's
+/// k-th row is first + k * step); Unroll rows are loaded before any is folded.
+template <dtype D, int Unroll, bool Aligned, class Acc>
+__device__ __forceinline__ void scan_columns(const layout& l, const column_group<D>& g, std::int64_t first,
+                                             std::int64_t end, std::int64_t step, key_params kp, Acc& acc) {
+  if (l.red.n == 1)
+    scan_columns_on<D, Unroll, Aligned, true>(l, g, first, end, step, kp, acc);
+  else
+    scan_columns_on<D, Unroll, Aligned, false>(l, g, first, end, step, kp, acc);
+}
+
+}  // namespace argx::detail::gpu

@@ -1,0 +1,116 @@
+// Host level of the kernels: the residency query and the launch of the kernel a
+// launch_config names, with its compile-time variant (plain keys, window slots, packed and
+// aligned columns) picked from the config. Included by kernels_*.cu, one dtype family each.
+#pragma once
+
+#include "enqueue.hpp"
+#include "kernels.cuh"
+
+namespace argx::detail::gpu {
+
+template <dtype D>
+void fill_residency(residency& r) {
+  auto query = [](const void* kernel, int& into) {
+    int n = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, tune::threads, 0) == cudaSuccess && n > 0) into = n;
+  };
+  constexpr bool narrow = sizeof(dtype_bits_t<D>) <= 2;
+  query(reinterpret_cast<const void*>(windows_kernel<D, 4, true>), r.windows);
+  query(reinterpret_cast<const void*>(runs_team_kernel<D, true>), r.runs_team);
+  query(reinterpret_cast<const void*>(runs_block_kernel<D, true>), r.runs_block);
+  query(reinterpret_cast<const void*>(columns_kernel<D, true, narrow, false>), r.columns);
+  query(reinterpret_cast<const void*>(elements_team_kernel<D>), r.elements);
+  cudaGetLastError();  // a failed query leaves the default; clear its error
+}
+
+namespace enqueue_detail {
+
+template <dtype D, bool Plain>
+void windows(const launch_config& c, const layout& l, const device_outputs& out, dim3 grid, dim3 block, cudaStream_t s) {
+  switch (c.window_slots) {
+    case 2: windows_kernel<D, 2, Plain><<<grid, block, 0, s>>>(l, out, c.team_log2); break;
+    case 4: windows_kernel<D, 4, Plain><<<grid, block, 0, s>>>(l, out, c.team_log2); break;
+    default: windows_kernel<D, 8, Plain><<<grid, block, 0, s>>>(l, out, c.team_log2); break;
+  }
+}
+
+template <dtype D, bool Plain, bool Packed>
+void columns(const launch_config& c, const layout& l, const device_outputs& out, const workspace_ptrs& ws, dim3 grid,
+             dim3 block, cudaStream_t s) {
+  if (c.aligned)
+    columns_kernel<D, Plain, Packed, true><<<grid, block, 0, s>>>(l, out, ws, c.splits, c.chunk, c.team_log2,
+                                                                  c.row_warps_log2, c.packed_meet);
+  else
+    columns_kernel<D, Plain, Packed, false><<<grid, block, 0, s>>>(l, out, ws, c.splits, c.chunk, c.team_log2,
+                                                                   c.row_warps_log2, c.packed_meet);
+}
+
+}  // namespace enqueue_detail
+
+template <dtype D>
+void enqueue(const launch_config& c, const layout& l, const device_outputs& out, const workspace_ptrs& ws,
+             cudaStream_t stream) {
+  namespace e = enqueue_detail;
+  const dim3 grid(static_cast<unsigned>(c.blocks)), block(static_cast<unsigned>(c.threads));
+  // Plain loops (abs and nan ignore off) are compiled with those flags known.
+  const bool plain = !l.keys.abs && !l.keys.nan_ignore;
+  switch (c.kernel) {
+    case kernel_kind::windows:  // plain reductions only (choose_launch)
+      e::windows<D, true>(c, l, out, grid, block, stream);
+      break;
+    case kernel_kind::runs_team:
+      if (plain)
+        runs_team_kernel<D, true><<<grid, block, 0, stream>>>(l, out, c.team_log2, c.run_lanes);
+      else
+        runs_team_kernel<D, false><<<grid, block, 0, stream>>>(l, out, c.team_log2, c.run_lanes);
+      break;
+    case kernel_kind::runs_unordered:
+      if (plain)
+        runs_unordered_kernel<D, true><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_lanes, c.run_slots);
+      else
+        runs_unordered_kernel<D, false><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_lanes, c.run_slots);
+      break;
+    case kernel_kind::runs_block:
+      if (c.run_lanes < c.threads) {
+        if (plain)
+          runs_short_block_kernel<D, true><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_lanes, c.run_slots);
+        else
+          runs_short_block_kernel<D, false><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_lanes, c.run_slots);
+      } else if (plain) {
+        runs_block_kernel<D, true><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_lanes, c.run_slots);
+      } else {
+        runs_block_kernel<D, false><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_lanes, c.run_slots);
+      }
+      break;
+    case kernel_kind::columns:
+      // Plain narrow columns are always packed (choose_launch), so that variant is not built.
+      if constexpr (sizeof(dtype_bits_t<D>) <= 2) {
+        if (c.packed)
+          e::columns<D, true, true>(c, l, out, ws, grid, block, stream);
+        else
+          e::columns<D, false, false>(c, l, out, ws, grid, block, stream);
+      } else {
+        if (plain)
+          e::columns<D, true, false>(c, l, out, ws, grid, block, stream);
+        else
+          e::columns<D, false, false>(c, l, out, ws, grid, block, stream);
+      }
+      break;
+    case kernel_kind::elements_team:
+      elements_team_kernel<D><<<grid, block, 0, stream>>>(l, out, c.team_log2);
+      break;
+    case kernel_kind::elements_block:
+      elements_block_kernel<D><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk);
+      break;
+  }
+}
+
+}  // namespace argx::detail::gpu
+
+/// Instantiates the host entries of dtype D (one kernels/<dtype>.cu a dtype).
+#define ARGX_INSTANTIATE_KERNELS(D)                                                                           \
+  namespace argx::detail::gpu {                                                                               \
+  template void fill_residency<dtype::D>(residency&);                                                         \
+  template void enqueue<dtype::D>(const launch_config&, const layout&, const device_outputs&, const workspace_ptrs&, \
+                                  cudaStream_t);                                                              \
+  }

@@ -1,0 +1,174 @@
+// make_layout: a plan rewritten for the GPU's walks (see layout.hpp).
+#include "layout.hpp"
+
+#include <string>
+
+namespace argx::detail::gpu {
+namespace {
+
+// Merges neighbours whose strides and weights both continue row-major: the walk and every
+// position and output index stay the same.
+void merge_axes(axis_list& l) {
+  axis_list m;
+  for (int d = 0; d < l.n; ++d) {
+    const axis a = l.at[d];
+    if (m.n > 0) {
+      axis& prev = m.at[m.n - 1];
+      if (prev.stride == a.stride * a.extent && prev.weight == a.weight * a.extent) {
+        prev.extent *= a.extent;
+        prev.stride = a.stride;
+        prev.weight = a.weight;
+        continue;
+      }
+    }
+    m.at[m.n++] = a;
+  }
+  l = m;
+}
+
+// Whether every weight is the row-major weight of the list's own extents (and so the
+// weighted sum of index i is i itself).
+bool row_major_weights(const axis_list& l) {
+  std::int64_t w = 1;
+  for (int d = l.n - 1; d >= 0; --d) {
+    if (l.at[d].weight != w) return false;
+    w *= l.at[d].extent;
+  }
+  return true;
+}
+
+std::string list_text(const axis_list& l) {
+  std::string s = "[";
+  for (int d = 0; d < l.n; ++d)
+    s += (d ? ", " : "") + std::to_string(l.at[d].extent) + "x" + std::to_string(l.at[d].stride) + " w" +
+         std::to_string(l.at[d].weight);
+  return s + "]";
+}
+
+}  // namespace
+
+layout make_layout(const plan& p) {
+  layout l;
+  l.type = p.type;
+  l.keys = p.keys;
+  l.ties_last = p.ties_last;
+  l.index = p.index;
+  l.view_reduce = p.reduce_size;
+  std::int64_t shift = 0;  // elements from p.data to l.data
+
+  // Reduced axes with their position weights (row-major over the plan's reduced dims, which
+  // is the view's order); a broadcast axis becomes a constant: its first index wins a tie,
+  // its last with ties = last.
+  std::int64_t w = 1;
+  axis_list red;
+  for (int d = p.reduced_extents.size() - 1; d >= 0; --d) {
+    const std::int64_t n = p.reduced_extents[d], s = p.reduced_strides[d];
+    if (s == 0) {
+      if (p.ties_last) l.pos_bias += (n - 1) * w;
+    } else {
+      for (int k = red.n; k > 0; --k) red.at[k] = red.at[k - 1];
+      red.at[0] = axis{n, s, w};
+      ++red.n;
+    }
+    w *= n;
+  }
+  bool backwards = red.n > 0;
+  for (int d = 0; d < red.n; ++d) backwards = backwards && red.at[d].stride < 0;
+  if (backwards) {  // walk every reduced axis forwards: positions then fall as t rises
+    for (int d = 0; d < red.n; ++d) {
+      axis& a = red.at[d];
+      shift += (a.extent - 1) * a.stride;
+      l.pos_bias += (a.extent - 1) * a.weight;
+      a.stride = -a.stride;
+      a.weight = -a.weight;
+    }
+    l.ties_last = !l.ties_last;
+  }
+  merge_axes(red);
+  if (red.n == 0) red.at[red.n++] = axis{1, 0, 0};  // every reduced dim was a broadcast
+  // A unit-stride reduced axis that is not the last one: walk it last, in runs; positions
+  // then follow t run by run only, and the kernels compare reported positions.
+  l.view_ties_last = p.ties_last;
+  // Only slices long enough for a block each (the unordered walk's only kernel) are walked
+  // that way; shorter ones go element by element in order.
+  const std::int64_t last_stride = red.at[red.n - 1].stride;
+  if (last_stride != 1 && last_stride != -1 && red.count() * static_cast<std::int64_t>(size_of(p.type)) >= (64 << 10)) {
+    for (int d = red.n - 2; d >= 0; --d)
+      if ((red.at[d].stride == 1 || red.at[d].stride == -1) && red.at[d].extent > 1) {
+        const axis u = red.at[d];
+        for (int k = d; k + 1 < red.n; ++k) red.at[k] = red.at[k + 1];
+        red.at[red.n - 1] = u;
+        l.ordered = false;
+        break;
+      }
+  }
+  l.red = red;
+  l.reduce = red.count();
+  l.plain_positions = l.ordered && l.pos_bias == 0 && !backwards && row_major_weights(red);
+
+  // Kept axes with their output weights (row-major over the plan's kept dims: the output's
+  // order); broadcast axes become replicas.
+  w = 1;
+  axis_list kept, reps;
+  for (int d = p.kept_extents.size() - 1; d >= 0; --d) {
+    const std::int64_t n = p.kept_extents[d], s = p.kept_strides[d];
+    axis_list& to = s == 0 ? reps : kept;
+    for (int k = to.n; k > 0; --k) to.at[k] = to.at[k - 1];
+    to.at[0] = axis{n, s, w};
+    ++to.n;
+    w *= n;
+  }
+
+  const axis& last_red = red.at[red.n - 1];
+  if (l.reduce > 1 && (last_red.stride == 1 || last_red.stride == -1)) {
+    l.vec = vector_axis::run;
+    l.run_dir = last_red.stride > 0 ? 1 : -1;
+  } else {
+    int col = -1;  // the kept axis with unit stride (the longest, should two have it)
+    for (int d = 0; d < kept.n; ++d)
+      if ((kept.at[d].stride == 1 || kept.at[d].stride == -1) && (col < 0 || kept.at[d].extent > kept.at[col].extent))
+        col = d;
+    if (col >= 0) {
+      l.vec = vector_axis::column;
+      axis c = kept.at[col];
+      if (c.stride < 0) {  // outputs are independent: walk the column forwards, map them back
+        shift += (c.extent - 1) * c.stride;
+        l.out_bias += (c.extent - 1) * c.weight;
+        c.stride = 1;
+        c.weight = -c.weight;
+      }
+      for (int d = col; d + 1 < kept.n; ++d) kept.at[d] = kept.at[d + 1];
+      kept.at[kept.n - 1] = c;
+    }
+  }
+  merge_axes(kept);
+  l.kept = kept;
+  l.reps = reps;
+  l.outputs = kept.count();
+  l.plain_outputs = reps.n == 0 && l.out_bias == 0 && row_major_weights(kept);
+  const std::int64_t elem = static_cast<std::int64_t>(size_of(p.type));
+  l.data = static_cast<const char*>(p.data) + shift * elem;
+  std::int64_t lo = 0, hi = 0;
+  for (const axis_list* list : {&l.red, &l.kept})
+    for (int d = 0; d < list->n; ++d) {
+      const std::int64_t reach = (list->at[d].extent - 1) * list->at[d].stride;
+      (reach < 0 ? lo : hi) += reach;
+    }
+  l.span_begin = reinterpret_cast<std::uintptr_t>(l.data) + static_cast<std::uintptr_t>(lo * elem);
+  l.span_end = reinterpret_cast<std::uintptr_t>(l.data) + static_cast<std::uintptr_t>((hi + 1) * elem);
+  return l;
+}
+
+std::string describe(const layout& l) {
+  std::string s = to_string(l.vec);
+  if (l.vec == vector_axis::run && l.run_dir < 0) s += " backwards";
+  s += " red=" + list_text(l.red) + " kept=" + list_text(l.kept);
+  if (l.reps.n) s += " reps=" + list_text(l.reps);
+  if (!l.plain_positions) s += " pos_bias=" + std::to_string(l.pos_bias);
+  if (!l.plain_outputs) s += " out_bias=" + std::to_string(l.out_bias);
+  if (!l.ordered) s += " unordered";
+  if (l.ties_last) s += " ties_last";
+  return s;
+}
+
+}  // namespace argx::detail::gpu

@@ -1,0 +1,159 @@
+// The GPU's view of a plan: the axes a kernel walks, in the order it walks them, each with
+// what one step adds to the input offset (stride) and to the reported position or output
+// index (weight). Plain C++ (the remap helpers also compile for the device), so it can be
+// built and tested without a GPU.
+//
+// make_layout rewrites a plan so that more of them reach a vector kernel, without changing
+// a single answer bit:
+//  - a broadcast reduced dim (stride 0) repeats every element: the first copy wins a tie
+//    (the last with ties = last), so the dim is dropped and its choice is a constant added
+//    to every position;
+//  - a broadcast kept dim repeats every output: it is dropped and each answer is stored to
+//    all its replicas;
+//  - when every reduced dim runs backwards in memory, walking them forwards visits the
+//    positions in reverse: the kernels walk forwards with the tie rule flipped, and
+//    positions are mapped back;
+//  - the axis with unit stride decides the kernel family: the last reduced axis (runs of
+//    contiguous elements), else a kept axis (columns of neighbouring outputs, moved last
+//    and turned forwards; outputs are mapped back), else none (element by element).
+#pragma once
+
+#include <cstdint>
+
+#include <argx/plan.hpp>
+
+// Loops over axes (a handful, known only at run time) stay loops on the device: unrolled
+// sixteen times over, their 64-bit divisions would make every kernel huge.
+#if defined(__CUDA_ARCH__)
+#define ARGX_AXIS_LOOP _Pragma("unroll 1")
+#else
+#define ARGX_AXIS_LOOP
+#endif
+
+namespace argx::detail::gpu {
+
+/// One axis of a walk: `extent` steps of `stride` elements in the input; one step adds
+/// `weight` to the reported position (reduced axes) or to the output index (kept axes).
+struct axis {
+  std::int64_t extent = 1, stride = 0, weight = 0;
+};
+
+/// Axes, outermost first: index i of a walk is row-major over the extents.
+struct axis_list {
+  int n = 0;
+  axis at[max_rank];
+
+  ARGX_HOST_DEVICE std::int64_t count() const {
+    std::int64_t c = 1;
+    ARGX_AXIS_LOOP
+    for (int d = 0; d < n; ++d) c *= at[d].extent;
+    return c;
+  }
+  /// Input offset and weighted sum of the row-major index i.
+  ARGX_HOST_DEVICE void locate(std::int64_t i, std::int64_t& offset, std::int64_t& weighted) const {
+    offset = weighted = 0;
+    ARGX_AXIS_LOOP
+    for (int d = n - 1; d >= 0; --d) {
+      const std::int64_t e = at[d].extent, q = i / e, k = i - q * e;
+      offset += k * at[d].stride;
+      weighted += k * at[d].weight;
+      i = q;
+    }
+  }
+  ARGX_HOST_DEVICE std::int64_t offset_of(std::int64_t i) const {
+    std::int64_t o, w;
+    locate(i, o, w);
+    return o;
+  }
+};
+
+/// Which axis has unit stride (and so is read with 16-byte vectors).
+enum class vector_axis : std::uint8_t {
+  run,     ///< the last reduced axis: each slice is runs of contiguous elements
+  column,  ///< the last kept axis (stride +1): a vector holds neighbouring outputs
+  none,    ///< no unit stride: elements one by one
+};
+
+constexpr const char* to_string(vector_axis v) noexcept {
+  return v == vector_axis::run ? "run" : v == vector_axis::column ? "column" : "none";
+}
+
+/// A plan as the kernels walk it. Traversal index t of a slice is row-major over `red`;
+/// compact output index o is row-major over `kept`. Trivially copyable: kernels take it
+/// by value.
+struct layout {
+  const void* data = nullptr;  ///< input element at t = 0 of output o = 0
+  argx::dtype type = argx::dtype::f32;
+  key_params keys{};
+  bool ties_last = false;  ///< the tie rule in traversal order (flipped when positions run backwards)
+  index_type index = index_type::int64;
+  vector_axis vec = vector_axis::none;
+  int run_dir = 1;  ///< run: +1, or -1 when the run axis has stride -1 (element i at -i)
+
+  axis_list red;   ///< reduced axes, broadcast ones dropped; for run, the last has stride +-1
+  axis_list kept;  ///< kept axes, broadcast ones dropped; for column, the last has stride +1
+  axis_list reps;  ///< broadcast kept axes: every answer is stored to each of their indices
+  std::int64_t pos_bias = 0;  ///< reported position = pos_bias + sum of idx * weight over red
+  std::int64_t out_bias = 0;  ///< output index = out_bias + sum of idx * weight over kept (+ reps)
+  std::int64_t reduce = 1;    ///< traversal positions per slice
+  std::int64_t outputs = 0;   ///< compact outputs (answers to compute)
+  std::int64_t view_reduce = 1;  ///< positions per slice of the view (the plan's reduce_size)
+  bool ordered = true;           ///< positions rise (or, with ties flipped, fall) with t; false when the
+                                 ///< unit-stride reduced axis was moved last to be walked in runs
+  bool view_ties_last = false;   ///< the caller's tie rule (unordered walks compare reported positions)
+  bool plain_positions = true;   ///< reported position == t
+  bool plain_outputs = true;     ///< output index == o, no replicas
+  /// The bytes the view spans, [span_begin, span_end): 16-byte loads that would reach
+  /// outside them (the first and last vector of the tensor) read element by element.
+  std::uintptr_t span_begin = 0, span_end = 0;
+
+  /// The last reduced axis (run) or the last kept axis (column).
+  ARGX_HOST_DEVICE const axis& run_axis() const { return red.at[red.n - 1]; }
+  ARGX_HOST_DEVICE const axis& column_axis() const { return kept.at[kept.n - 1]; }
+
+  /// The position reported for traversal index t.
+  ARGX_HOST_DEVICE std::int64_t position_of(std::int64_t t) const {
+    if (plain_positions) return t;
+    std::int64_t o, w;
+    red.locate(t, o, w);
+    return pos_bias + w;
+  }
+  /// The input offset (from data, in the slice) of reported position pos: the inverse of
+  /// position_of, taking the axes from the heaviest weight down (weights share one sign).
+  ARGX_HOST_DEVICE std::int64_t offset_of_position(std::int64_t pos) const {
+    std::int64_t rest = pos - pos_bias, off = 0;
+    if (rest < 0) rest = -rest;
+    unsigned used = 0;  // a bit an axis
+    ARGX_AXIS_LOOP
+    for (int k = 0; k < red.n; ++k) {
+      int d = -1;
+      ARGX_AXIS_LOOP
+      for (int i = 0; i < red.n; ++i) {
+        const std::int64_t wi = red.at[i].weight < 0 ? -red.at[i].weight : red.at[i].weight;
+        const std::int64_t wd = d < 0 ? -1 : (red.at[d].weight < 0 ? -red.at[d].weight : red.at[d].weight);
+        if (!(used >> i & 1u) && wi > wd) d = i;
+      }
+      used |= 1u << d;
+      const std::int64_t w = red.at[d].weight < 0 ? -red.at[d].weight : red.at[d].weight;
+      const std::int64_t idx = w == 0 ? 0 : rest / w;
+      rest -= idx * w;
+      off += idx * red.at[d].stride;
+    }
+    return off;
+  }
+  /// The first output index of compact output o (add reps' weighted indices for the others).
+  ARGX_HOST_DEVICE std::int64_t output_of(std::int64_t o) const {
+    if (plain_outputs) return o;
+    std::int64_t off, w;
+    kept.locate(o, off, w);
+    return out_bias + w;
+  }
+};
+
+/// Lowers a plan of class flat, rows, strided or general (data aligned to its element size).
+layout make_layout(const plan& p);
+
+/// "run dir=-1 red=[3x-1400 w=1400, 1400x1] kept=[...]": for tools and tests.
+std::string describe(const layout& l);
+
+}  // namespace argx::detail::gpu

@@ -1,0 +1,368 @@
+// Thread level of the run kernels (vector_axis::run): how a thread, one of a team of T,
+// walks its share of a slice made of runs of contiguous elements with 16-byte loads, and
+// keeps the best key it saw; then where exactly that best element is.
+//
+// A run's elements lie in the aligned 16-byte vectors that cover it ("slots"); the first
+// and last slot may hold elements of neighbouring runs, which are masked out. Slots are
+// numbered in the order of the positions they hold (from the run's highest address down
+// when the run goes backwards), so every thread visits positions in ascending order and a
+// tie between two slots is settled without knowing where in the slot the element is: the
+// earlier slot keeps it (the later takes it with ties = last). Only the best slot is read
+// again at the end, to find the element.
+#pragma once
+
+#include <cstdint>
+
+#include "elements.cuh"
+#include "layout.hpp"
+#include "tuning.hpp"
+
+namespace argx::detail::gpu {
+
+/// The runs of a layout: run q of a slice starts (view index 0) at slice + start(q); its
+/// elements continue forwards (dir +1) or backwards (dir -1) in memory.
+struct run_walk {
+  std::int64_t len;   ///< elements per run
+  std::int64_t runs;  ///< runs per slice
+  int dir;
+
+  __device__ static run_walk of(const layout& l) {
+    return run_walk{l.run_axis().extent, l.reduce / l.run_axis().extent, l.run_dir};
+  }
+  /// Offset of run q's first element from its slice's.
+  __device__ __forceinline__ std::int64_t start(const layout& l, std::int64_t q) const {
+    if (l.red.n == 1) return 0;
+    if (l.red.n == 2) return q * l.red.at[0].stride;
+    std::int64_t off = 0;
+    ARGX_AXIS_LOOP
+    for (int d = l.red.n - 2; d >= 0; --d) {
+      const std::int64_t e = l.red.at[d].extent, k = q % e;
+      off += k * l.red.at[d].stride;
+      q /= e;
+    }
+    return off;
+  }
+};
+
+/// The slots of one run: the aligned vectors that hold its elements, in position order.
+template <dtype D>
+struct run_slots {
+  using B = dtype_bits_t<D>;
+  static constexpr int elem = sizeof(B);
+  std::uintptr_t low;   ///< address of the run's lowest element
+  std::uintptr_t end;   ///< one past its highest byte
+  std::uintptr_t first; ///< slot 0's address
+  std::int64_t count;   ///< slots
+  int dir;
+  std::uintptr_t span_begin, span_end;  ///< the tensor's bytes: edge slots read only these
+
+  __device__ __forceinline__ static run_slots at(const B* slice, const layout& l, const run_walk& w, std::int64_t q) {
+    run_slots s;
+    const B* start = slice + w.start(l, q);
+    s.low = reinterpret_cast<std::uintptr_t>(w.dir > 0 ? start : start - (w.len - 1));
+    s.end = s.low + static_cast<std::uintptr_t>(w.len) * elem;
+    const std::uintptr_t lo16 = s.low & ~std::uintptr_t(15), hi16 = (s.end - 1) & ~std::uintptr_t(15);
+    s.count = static_cast<std::int64_t>((hi16 - lo16) >> 4) + 1;
+    s.first = w.dir > 0 ? lo16 : hi16;
+    s.dir = w.dir;
+    s.span_begin = l.span_begin;
+    s.span_end = l.span_end;
+    return s;
+  }
+  __device__ __forceinline__ const B* slot(std::int64_t v) const {
+    return reinterpret_cast<const B*>(dir > 0 ? first + (static_cast<std::uintptr_t>(v) << 4)
+                                              : first - (static_cast<std::uintptr_t>(v) << 4));
+  }
+  /// The slot at `a`, read without touching bytes outside the tensor (edge slots).
+  __device__ __forceinline__ vec<D> edge_load(const B* a) const { return load_vec_in<D>(a, span_begin, span_end); }
+  /// The bytes [lo, hi) of the slot at `a` that belong to the run.
+  __device__ __forceinline__ void bytes_of(const B* a, int& lo, int& hi) const {
+    const std::intptr_t off = static_cast<std::intptr_t>(reinterpret_cast<std::uintptr_t>(a)),
+                        l0 = static_cast<std::intptr_t>(low) - off, h0 = static_cast<std::intptr_t>(end) - off;
+    lo = l0 < 0 ? 0 : static_cast<int>(l0);
+    hi = h0 > 16 ? 16 : static_cast<int>(h0);
+  }
+};
+
+/// A thread's best slot so far, for ordered walks (positions rise with the walk): its
+/// largest key, and which slot of which run held it (none: the slice's seed, key 0 at the
+/// position that wins ties). Where in the slot the element is waits for locate_best.
+template <class K>
+struct slot_best {
+  K key = 0;
+  const void* slot = nullptr;
+  std::int64_t run = 0;
+  bool ties_last = false;  ///< the layout's tie rule: an equal key at a later slot replaces the best
+
+  template <dtype D>
+  __device__ __forceinline__ void offer(K k, const vec<D>&, const dtype_bits_t<D>* a, std::int64_t q,
+                                        const run_slots<D>&, int, int) {
+    const bool b = k > key || (ties_last && k == key);
+    key = b ? k : key;
+    slot = b ? a : slot;
+    run = b ? q : run;
+  }
+};
+
+/// A thread's best element so far, for unordered walks (the unit-stride axis was moved
+/// last, so runs do not visit positions in order): each slot that can win is searched at
+/// once, and candidates carry reported positions, compared with the caller's tie rule.
+template <dtype D, bool Plain>
+struct exact_best {
+  using K = dtype_key_t<D>;
+  candidate<K> c;
+  const layout& l;
+  run_walk w;
+  key_params kp;
+
+  __device__ exact_best(const layout& lay, const run_walk& walk, key_params keys)
+      : c{K(0), lay.view_ties_last ? lay.view_reduce - 1 : 0}, l(lay), w(walk), kp(keys) {}
+
+  __device__ __forceinline__ void offer(K k, const vec<D>& x, const dtype_bits_t<D>* a, std::int64_t q,
+                                        const run_slots<D>& s, int lo, int hi) {
+    if (k < c.key) return;
+    constexpr int elem = sizeof(dtype_bits_t<D>);
+    // Reported positions rise with j when memory order and the run axis' weight agree.
+    const bool rising = (w.dir > 0) == (l.run_axis().weight > 0);
+    const int j = vec_find_key_in<D>(x, k, loop_keys<Plain>(kp), lo / elem, hi / elem, l.view_ties_last == rising);
+    const std::int64_t e = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(a) - s.low) / elem + j;
+    const candidate<K> mine{k, l.position_of(q * w.len + (w.dir > 0 ? e : w.len - 1 - e))};
+    if (beats(mine.key, mine.pos, c.key, c.pos, l.view_ties_last)) c = mine;
+  }
+};
+
+/// The traversal index of the element that holds the thread's best key (the first in
+/// position order, or the last with ties = last), as a candidate; the seed if no slot won.
+template <dtype D, bool Plain>
+__device__ __forceinline__ candidate<dtype_key_t<D>> locate_best(const layout& l, const run_walk& w,
+                                                                 const dtype_bits_t<D>* slice,
+                                                                 const slot_best<dtype_key_t<D>>& b, key_params kp) {
+  using K = dtype_key_t<D>;
+  constexpr int elem = sizeof(dtype_bits_t<D>);
+  if (b.slot == nullptr) return seed<K>(l.reduce, l.ties_last);
+  const auto s = run_slots<D>::at(slice, l, w, b.run);
+  const auto* a = static_cast<const dtype_bits_t<D>*>(b.slot);
+  int lo, hi;
+  s.bytes_of(a, lo, hi);
+  // Element j of the slot is element e0 + j of the run in memory order.
+  const std::int64_t e0 = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(a) - s.low) / elem;
+  const int j = vec_find_key_in<D>(s.edge_load(a), b.key, loop_keys<Plain>(kp), lo / elem, hi / elem,
+                                   l.ties_last != (w.dir < 0));
+  const std::int64_t e = e0 + j;
+  return candidate<K>{b.key, b.run * w.len + (w.dir > 0 ? e : w.len - 1 - e)};
+}
+
+/// Folds slots [v0, v1) of run q into `best`, as member `rank` of a team of `team` threads
+/// (slots rank, rank + team, ... of the range). The first and last slot of the run are
+/// masked, and read first (their loads in flight early; the last is offered last, as the
+/// order of positions wants); the ones between are whole and go through a loop that keeps
+/// Unroll loads in flight while it folds the previous Unroll.
+template <dtype D, int Unroll, bool Plain, class Best>
+__device__ __forceinline__ void scan_run(const run_slots<D>& s, std::int64_t q, std::int64_t v0, std::int64_t v1, int rank,
+                                         int team, key_params kp, Best& best) {
+  using B = dtype_bits_t<D>;
+  if (v1 > s.count) v1 = s.count;
+  if (v0 >= v1) return;
+  const std::int64_t last = s.count - 1;
+  // Slots relative to v0 (a range holds fewer than 2^31: choose_launch sizes the pieces).
+  const int n = static_cast<int>(v1 - v0), step = s.dir > 0 ? 16 : -16;
+  const char* base = reinterpret_cast<const char*>(s.slot(v0));
+  auto at = [&](int i) { return reinterpret_cast<const B*>(base + static_cast<std::int64_t>(i) * step); };
+  int i = rank;
+  // The edges this thread owns: slot 0 first, the last slot last (positions in order).
+  // Slot 0 is read at once but folded only once the first batch of the body is in flight,
+  // so its latency does not hold that batch back.
+  bool head = v0 == 0 && i == 0;
+  vec<D> hx{{0, 0, 0, 0}};
+  int hlo = 0, hhi = 0;
+  const B* ha = s.slot(0);
+  if (head) {
+    s.bytes_of(ha, hlo, hhi);
+    hx = s.edge_load(ha);
+    i += team;
+  }
+  auto fold_head = [&] {
+    if (head) best.offer(masked_max_key<D, Plain>(hx, hlo, hhi, kp), hx, ha, q, s, hlo, hhi);
+    head = false;
+  };
+  const int tail = last > 0 && last < v1 ? static_cast<int>(last - v0) : n;  // the tail slot, if in range
+  const int body_end = tail;
+  // The tail slot is read now too (its latency hidden behind the body), folded last.
+  const bool owns_tail = tail < n && tail >= rank && (tail - rank) % team == 0 && !(v0 == 0 && tail == 0);
+  const vec<D> tx = owns_tail ? s.edge_load(at(tail)) : vec<D>{{0, 0, 0, 0}};
+  auto fold = [&](const vec<D>& x, int k) { best.offer(vec_max_key<D, Plain>(x, kp), x, at(k), q, s, 0, 16); };
+  if (i + (Unroll - 1) * team < body_end) {
+    vec<D> x[Unroll], y[Unroll];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) x[u] = load_vec<D>(at(i + u * team));
+    fold_head();
+    for (;;) {  // x and y take turns: one batch in flight while the other is folded
+      const int n1 = i + Unroll * team;
+      const bool more1 = n1 + (Unroll - 1) * team < body_end;
+      if (more1)
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) y[u] = load_vec<D>(at(n1 + u * team));
+#pragma unroll
+      for (int u = 0; u < Unroll; ++u) fold(x[u], i + u * team);
+      i = n1;
+      if (!more1) break;
+      const int n2 = i + Unroll * team;
+      const bool more2 = n2 + (Unroll - 1) * team < body_end;
+      if (more2)
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) x[u] = load_vec<D>(at(n2 + u * team));
+#pragma unroll
+      for (int u = 0; u < Unroll; ++u) fold(y[u], i + u * team);
+      i = n2;
+      if (!more2) break;
+    }
+  }
+  {  // fewer than Unroll whole slots left: all loaded before any is folded
+    vec<D> x[Unroll];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+      if (i + u * team < body_end) x[u] = load_vec<D>(at(i + u * team));
+    fold_head();
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+      if (i + u * team < body_end) fold(x[u], i + u * team);
+  }
+  if (owns_tail) {
+    const B* a = at(tail);
+    int lo, hi;
+    s.bytes_of(a, lo, hi);
+    best.offer(masked_max_key<D, Plain>(tx, lo, hi, kp), tx, a, q, s, lo, hi);
+  }
+}
+
+/// Folds runs [q0, q1) of a slice whose runs are short (at most `lanes` slots each): the
+/// team works as team / lanes groups of `lanes` threads, a group per run, each thread one
+/// slot; Unroll runs of a group are loaded before any is folded.
+template <dtype D, int Unroll, bool Plain, class Best>
+__device__ __forceinline__ void scan_short_runs(const layout& l, const run_walk& w, const dtype_bits_t<D>* slice,
+                                                std::int64_t q0, std::int64_t q1, int rank, int team, int lanes,
+                                                key_params kp, Best& best) {
+  const int groups = team / lanes, g = rank / lanes, v = rank - g * lanes;
+  for (std::int64_t q = q0 + g; q < q1; q += static_cast<std::int64_t>(Unroll) * groups) {
+    vec<D> x[Unroll];
+    run_slots<D> rs[Unroll];
+    const dtype_bits_t<D>* a[Unroll];
+    int lo[Unroll], hi[Unroll];
+    unsigned outside = 0;  // slots that reach past the tensor's ends: read again below
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+      const std::int64_t qu = q + static_cast<std::int64_t>(u) * groups;
+      lo[u] = hi[u] = 0;
+      a[u] = nullptr;
+      bool ok = false;
+      if (qu < q1) {
+        rs[u] = run_slots<D>::at(slice, l, w, qu);
+        ok = v < rs[u].count;
+        a[u] = rs[u].slot(ok ? v : 0);
+        rs[u].bytes_of(a[u], lo[u], hi[u]);
+      }
+      const bool in = vec_inside(a[u], l.span_begin, l.span_end);
+      x[u] = load_vec_if<D>(a[u], ok && in);
+      outside |= static_cast<unsigned>(ok && !in) << u;
+      if (!ok) a[u] = nullptr;
+    }
+    if (outside != 0)
+#pragma unroll
+      for (int u = 0; u < Unroll; ++u)
+        if (outside >> u & 1u) x[u] = rs[u].edge_load(a[u]);
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+      if (a[u] != nullptr)
+        best.offer(masked_max_key<D, Plain>(x[u], lo[u], hi[u], kp), x[u], a[u], q + static_cast<std::int64_t>(u) * groups,
+                   rs[u], lo[u], hi[u]);
+  }
+}
+
+/// Folds the whole slice (or runs [q0, q1) of it) as member `rank` of a team: short runs a
+/// group of lanes each, long ones the whole team each.
+template <dtype D, bool Plain, class Best>
+__device__ __forceinline__ void scan_runs(const layout& l, const run_walk& w, const dtype_bits_t<D>* slice,
+                                          std::int64_t q0, std::int64_t q1, int rank, int team, int lanes,
+                                          key_params kp, Best& best) {
+  if (lanes < team) {
+    scan_short_runs<D, tune::short_run_unroll, Plain>(l, w, slice, q0, q1, rank, team, lanes, kp, best);
+  } else {
+    for (std::int64_t q = q0; q < q1; ++q)
+      scan_run<D, tune::run_unroll, Plain>(run_slots<D>::at(slice, l, w, q), q, 0, std::int64_t(1) << 62, rank, team, kp,
+                                           best);
+  }
+}
+
+/// One short run (a whole slice, going forwards) held in registers by a team of `team`
+/// lanes: lane `rank` loads the run's slots rank, rank + team, ..., at most W of them. The
+/// team agrees on the largest key (an integer max per shuffle step), then on the first (or
+/// last) position holding it (an integer min or max per step).
+template <dtype D, int W, bool Plain>
+struct window_row {
+  static constexpr int V = vec_elems<D>, elem = sizeof(dtype_bits_t<D>);
+  vec<D> x[W];
+  dtype_key_t<D> slot_key[W];
+  std::uintptr_t low;  ///< address of the row's first element
+  int slots, tail;     ///< slots in the row; bytes of the last slot in the row
+  dtype_key_t<D> key;  ///< the lane's largest key (0 without slots), then the team's
+  int pos;
+
+  __device__ __forceinline__ int bytes_lo(int slot) const { return slot == 0 ? static_cast<int>(low & 15u) : 0; }
+  __device__ __forceinline__ int bytes_hi(int slot) const { return slot == slots - 1 ? tail : 16; }
+
+  __device__ __forceinline__ void load(const dtype_bits_t<D>* row, std::int64_t len, bool ok, int rank, int team,
+                                       const layout& l) {
+    low = reinterpret_cast<std::uintptr_t>(row);
+    const std::uintptr_t end = low + static_cast<std::uintptr_t>(len) * elem, first = low & ~std::uintptr_t(15);
+    slots = ok ? static_cast<int>((((end - 1) & ~std::uintptr_t(15)) - first) >> 4) + 1 : 0;
+    tail = static_cast<int>((end - 1) & 15u) + 1;
+    unsigned outside = 0;  // slots that reach past the tensor's ends: read again below
+#pragma unroll
+    for (int u = 0; u < W; ++u) {
+      const int s = u * team + rank;
+      const auto* a = reinterpret_cast<const dtype_bits_t<D>*>(first + (static_cast<std::uintptr_t>(s) << 4));
+      const bool in = vec_inside(a, l.span_begin, l.span_end);
+      x[u] = load_vec_if<D>(a, s < slots && in);
+      outside |= static_cast<unsigned>(s < slots && !in) << u;
+    }
+    if (outside != 0)
+#pragma unroll
+      for (int u = 0; u < W; ++u)
+        if (outside >> u & 1u)
+          x[u] = load_vec_in<D>(reinterpret_cast<const dtype_bits_t<D>*>(first + (static_cast<std::uintptr_t>(u * team + rank) << 4)),
+                                l.span_begin, l.span_end);
+  }
+  /// The lane's largest key over its slots.
+  __device__ __forceinline__ void fold(int rank, int team, key_params kp) {
+    key = 0;
+#pragma unroll
+    for (int u = 0; u < W; ++u) {
+      const int s = u * team + rank;
+      slot_key[u] = s < slots ? masked_max_key<D, Plain>(x[u], bytes_lo(s), bytes_hi(s), kp) : dtype_key_t<D>(0);
+      key = slot_key[u] > key ? slot_key[u] : key;
+    }
+  }
+  /// After the team agreed on its largest key: this lane's first (last) position holding
+  /// it, or a position no lane can claim (it loses every min with ties = first, every max
+  /// with ties = last).
+  __device__ __forceinline__ void locate(dtype_key_t<D> team_key, int rank, int team, key_params kp, bool ties_last) {
+    const bool mine = key == team_key && rank < slots;
+    key = team_key;
+    pos = ties_last ? -1 : 0x7fffffff;
+    if (!mine) return;
+    int hit = -1;
+#pragma unroll
+    for (int u = 0; u < W; ++u)
+      if (u * team + rank < slots && slot_key[u] == team_key && (ties_last || hit < 0)) hit = u;
+    vec<D> y = x[0];  // x[hit], chosen word by word: run-time indexing would use local memory
+#pragma unroll
+    for (int u = 1; u < W; ++u)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) y.w[i] = hit == u ? x[u].w[i] : y.w[i];
+    const int s = hit * team + rank;
+    const int j = vec_find_key_in<D>(y, team_key, loop_keys<Plain>(kp), bytes_lo(s) / elem, bytes_hi(s) / elem, ties_last);
+    pos = s * V + j - static_cast<int>(low & 15u) / elem;
+  }
+};
+
+}  // namespace argx::detail::gpu

@@ -1,0 +1,151 @@
+// make_layout against the plan it lowers, by brute force on random views: every (compact
+// output, traversal index) of the layout reads the element the plan puts at its real
+// output and position; the real outputs are each covered once; positions follow the
+// traversal in the order the layout's tie rule assumes; a broadcast copy reports the copy
+// the tie rule picks. Plain C++: runs without a GPU.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "../../backends/cuda/layout.hpp"
+#include "random_tensor.hpp"
+
+using namespace argx_test;
+using argx::detail::gpu::layout;
+using argx::detail::gpu::make_layout;
+using argx::detail::gpu::vector_axis;
+
+namespace {
+
+// Element offset (from the plan's data) of output o, position pos, as the plan defines it.
+std::int64_t plan_offset(const argx::plan& p, std::int64_t o, std::int64_t pos) {
+  return argx::kept_offset(p, o) + argx::reduced_offset(p, pos);
+}
+
+void check_layout(const argx::plan& p, const std::string& what) {
+  INFO(what);
+  const layout l = make_layout(p);
+  INFO("layout: ", argx::detail::gpu::describe(l));
+  const std::int64_t elem = static_cast<std::int64_t>(argx::size_of(p.type));
+  const std::int64_t shift = (static_cast<const char*>(l.data) - static_cast<const char*>(p.data)) / elem;
+  REQUIRE(l.reduce >= 1);
+  REQUIRE(l.outputs * l.reps.count() == p.outputs);
+  if (l.vec == vector_axis::run) CHECK((l.run_axis().stride == 1 || l.run_axis().stride == -1));
+  if (l.vec == vector_axis::column) CHECK(l.column_axis().stride == 1);
+  const bool flipped = l.ties_last != p.ties_last;
+  CHECK(l.view_ties_last == p.ties_last);
+  if (!l.ordered) CHECK(l.vec == vector_axis::run);
+  std::set<std::int64_t> seen_outputs;
+  for (std::int64_t o = 0; o < l.outputs; ++o) {
+    const std::int64_t kept_off = l.kept.offset_of(o);
+    std::vector<std::int64_t> outs;
+    for (std::int64_t r = 0; r < l.reps.count(); ++r) {
+      std::int64_t ignored, w;
+      l.reps.locate(r, ignored, w);
+      outs.push_back(l.output_of(o) + w);
+    }
+    for (std::int64_t ro : outs) {
+      REQUIRE(ro >= 0);
+      REQUIRE(ro < p.outputs);
+      CHECK(seen_outputs.insert(ro).second);
+    }
+    // Every view position of this output, by the element it reads.
+    std::map<std::int64_t, std::vector<std::int64_t>> positions_of_offset;
+    for (std::int64_t pos = 0; pos < p.reduce_size; ++pos)
+      positions_of_offset[plan_offset(p, outs[0], pos)].push_back(pos);
+    std::int64_t previous = -1;
+    for (std::int64_t t = 0; t < l.reduce; ++t) {
+      const std::int64_t off = shift + kept_off + l.red.offset_of(t), pos = l.position_of(t);
+      INFO("o=", o, " t=", t, " pos=", pos);
+      REQUIRE(pos >= 0);
+      REQUIRE(pos < p.reduce_size);
+      for (std::int64_t ro : outs) CHECK(plan_offset(p, ro, pos) == off);
+      // Positions rise with t (fall, when the layout walks them backwards with the tie
+      // rule flipped); a repeated element reports the copy its tie rule picks.
+      if (t > 0 && l.ordered) CHECK((flipped ? pos < previous : pos > previous));
+      CHECK(l.offset_of_position(pos) == l.red.offset_of(t));
+      previous = pos;
+      const auto& copies = positions_of_offset[off];
+      CHECK(pos == (p.ties_last ? copies.back() : copies.front()));
+    }
+  }
+  CHECK(static_cast<std::int64_t>(seen_outputs.size()) == p.outputs);
+}
+
+}  // namespace
+
+TEST_CASE("layout: random views and dims reach the same elements, positions and outputs as the plan") {
+  rng r(4242);
+  int runs = 0, columns = 0, none = 0;
+  for (int i = 0; i < 600; ++i) {
+    const int rank = 1 + static_cast<int>(r.below(4));
+    const host_tensor base = random_tensor(r, argx::dtype::f32, random_extents(r, rank, 300));
+    std::string how;
+    const host_tensor x = random_view(r, base, &how);
+    argx::spec s = random_spec(r, x.rank());
+    argx::plan p;
+    try {
+      p = argx::make_plan(x.view, r.chance(0.5) ? argx::op::argmin : argx::op::argmax, s);
+    } catch (const argx::error&) {
+      continue;  // invalid dims or empty reductions: no plan to lower
+    }
+    if (p.kind == argx::shape_class::empty) continue;
+    check_layout(p, describe(x) + " " + how + " " + describe(argx::op::argmax, s));
+    const layout l = make_layout(p);
+    runs += l.vec == vector_axis::run;
+    columns += l.vec == vector_axis::column;
+    none += l.vec == vector_axis::none;
+  }
+  MESSAGE("vector axis: run ", runs, ", column ", columns, ", none ", none);
+  CHECK(runs > 50);
+  CHECK(columns > 50);
+  CHECK(none > 10);
+}
+
+TEST_CASE("layout: the rewrites it promises") {
+  const float data[4 * 6] = {};
+  SUBCASE("a broadcast reduced dim is dropped; ties = last picks its last copy") {
+    auto v = argx::make_view(data, {5, 4}, {0, 1});
+    argx::plan p = argx::make_plan(v, argx::op::argmax, {.ties = argx::tie_break::last});
+    const layout l = make_layout(p);
+    CHECK(l.red.n == 1);
+    CHECK(l.reduce == 4);
+    CHECK(l.position_of(0) == 16);
+    check_layout(p, "broadcast reduced");
+  }
+  SUBCASE("a broadcast kept dim becomes replicas") {
+    auto v = argx::make_view(data, {3, 6}, {0, 1});
+    argx::plan p = argx::make_plan(v, argx::op::argmax, {.dims = {1}});
+    const layout l = make_layout(p);
+    CHECK(l.outputs == 1);
+    CHECK(l.reps.count() == 3);
+    check_layout(p, "broadcast kept");
+  }
+  SUBCASE("every reduced dim backwards: walked forwards with the tie rule flipped") {
+    auto v = argx::make_view(data, {4, 6}).flipped(0).flipped(1);
+    argx::plan p = argx::make_plan(v, argx::op::argmax, {});
+    const layout l = make_layout(p);
+    CHECK(l.vec == vector_axis::run);
+    CHECK(l.run_dir == 1);
+    CHECK(l.ties_last);
+    check_layout(p, "all reversed");
+  }
+  SUBCASE("a contiguous kept dim that is not last becomes the column axis") {
+    auto v = argx::make_view(data, {4, 6}).transposed(0, 1);  // (6, 4) strides (1, 6)
+    argx::plan p = argx::make_plan(v, argx::op::argmax, {.dims = {1}});
+    const layout l = make_layout(p);
+    CHECK(l.vec == vector_axis::column);
+    check_layout(p, "transposed rows");
+  }
+  SUBCASE("a reversed contiguous kept dim is walked forwards") {
+    auto v = argx::make_view(data, {4, 6}).flipped(1);
+    argx::plan p = argx::make_plan(v, argx::op::argmin, {.dims = {0}});
+    const layout l = make_layout(p);
+    CHECK(l.vec == vector_axis::column);
+    CHECK(!l.plain_outputs);
+    check_layout(p, "reversed columns");
+  }
+}
