@@ -111,7 +111,7 @@ def main():
         name = os.path.basename(path)[:-5]
         with open(path) as fh:
             doc = json.load(fh)
-        if name.startswith("gpu-") and "cases" in doc:
+        if name.startswith("gpu-") and isinstance(doc.get("cases"), list):  # the table, not a sweep summary
             sweep, classes = gpu_series(doc)
             where = doc.get("device", "GPU")
         elif name.startswith("cpu-") and "results" in doc:

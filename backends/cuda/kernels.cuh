@@ -271,11 +271,8 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
   const std::int64_t width = l.column_axis().extent, per_outer = (width + V - 1) / V;
   const std::int64_t groups = (l.outputs / width) * per_outer, tiles = (groups + tile_groups - 1) / tile_groups;
   const std::int64_t items = tiles * splits;
-  // The answer of column (group gi of the tile, element j): stored, or left for the meeting.
-  auto finish = [&](std::int64_t tile, std::int64_t s, std::int64_t r0, int gi, int j, K key, unsigned rel) {
-    const std::int64_t g = tile * tile_groups + gi;
-    if (g >= groups) return;
-    const column_group<D> grp = column_group<D>::of(l, g, per_outer);
+  // The answer of column j of group `grp`: stored, or left for the meeting.
+  auto finish_in = [&](const column_group<D>& grp, std::int64_t s, std::int64_t r0, int j, K key, unsigned rel) {
     if (j >= grp.cols) return;
     const std::int64_t o = grp.first + j;
     const candidate<K> c{key, r0 + static_cast<std::int64_t>(rel)};
@@ -285,6 +282,11 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
       atomicMax(ws.slots + o, pack_candidate(static_cast<std::uint32_t>(c.key), c.pos, ties_last));
     else
       store_partial(static_cast<partial<K>*>(ws.partials), s * l.outputs + o, c);
+  };
+  // The same for column (group gi of the tile, element j).
+  auto finish = [&](std::int64_t tile, std::int64_t s, std::int64_t r0, int gi, int j, K key, unsigned rel) {
+    const std::int64_t g = tile * tile_groups + gi;
+    if (g < groups) finish_in(column_group<D>::of(l, g, per_outer), s, r0, j, key, rel);
   };
   for (std::int64_t item = blockIdx.x; item < items; item += gridDim.x) {
     // Neighbouring blocks take neighbouring tiles of the same rows: long runs of each row.
@@ -324,9 +326,9 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
         }
       }
     if (row_warps == 1) {  // each warp's first row lanes own their columns
-      if (ty == 0)
+      if (ty == 0 && active)  // the lane's own group, found before its walk
 #pragma unroll
-        for (int j = 0; j < V; ++j) finish(tile, s, r0, wc * cols + tx, j, key[j], rel[j]);
+        for (int j = 0; j < V; ++j) finish_in(grp, s, r0, j, key[j], rel[j]);
     } else {  // the row warps meet in shared memory: then a thread a column
       if (ty == 0)
 #pragma unroll

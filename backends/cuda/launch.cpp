@@ -111,12 +111,14 @@ launch_config choose_columns(const layout& l, const residency& r, const device_l
   c.packed = elem <= 2 && !l.keys.abs && !l.keys.nan_ignore;
   const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * r.columns;  // one wave
   // A warp: as many lanes along the columns as there are groups (a row of a warp reads up
-  // to 512 contiguous bytes), the others along the rows. A block: warps along the columns
-  // while the tiles alone fill a wave, along the rows (meeting in shared memory) when not.
+  // to 512 contiguous bytes), the others along the rows. A block: its warps along the
+  // columns (one block reads up to 4 KiB of each row: DRAM pages stay open), along the
+  // rows (meeting in shared memory) only when the columns cannot fill one block; a wave is
+  // then filled with splits of the rows.
   const std::int64_t cols = std::min<std::int64_t>(pow2_ceil(groups), 32), lanes_y = 32 / cols;
   const std::int64_t warp_tiles = ceil_div(groups, cols), warps = c.threads / 32;
   int row_warps_log2 = 0;
-  while ((1 << row_warps_log2) < warps && ceil_div(warp_tiles << row_warps_log2, warps) < target &&
+  while ((1 << row_warps_log2) < warps && (warp_tiles << row_warps_log2) < warps &&
          rows >= lanes_y * (2 << row_warps_log2) * tune::column_min_rows_per_thread)
     ++row_warps_log2;
   c.team_log2 = log2_ceil(cols);
