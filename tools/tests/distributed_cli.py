@@ -2,8 +2,8 @@
 `argx reduce ... --backend seq` on the same file, byte for byte (indices and values), for
 1 to 4 ranks (one count per file and spec, every count many times): several dtypes, C and
 Fortran order, big-endian, every split dim, the split dim reduced and kept, NaN policies,
-ties, keepdim, int32 indices; and errors reported once (by rank 0) with exit status 1 and
-no output written.
+ties, keepdim, int32 indices; errors reported once (by rank 0) with exit status 1 and
+no output written; outputs that would overwrite the input or each other refused.
 usage: distributed_cli.py ARGX_EXE MPIRUN [--quick] (exit 77 without numpy). --quick (the
 sanitizer build, where every mpirun takes seconds): four files, two specs each."""
 import os
@@ -89,6 +89,15 @@ def main():
         cases += 1
         if r.returncode == 0 or len(lines) != 1 or "[io_failure]" not in lines[0]:
             failures.append(f"missing file: exit {r.returncode}, argx lines {lines}")
+        # Outputs that would destroy a file are refused before any rank reads or writes.
+        before = open(path("in.npy"), "rb").read()
+        for args, text in [(["-o", path("in.npy")], "would overwrite the input"),
+                           (["-o", path("none.npy"), "--values", path("none.npy")], "name the same file")]:
+            r = run(["reduce", path("in.npy"), *args, "--distributed", "0"], 2)
+            cases += 1
+            if (r.returncode == 0 or text not in r.stderr or open(path("in.npy"), "rb").read() != before
+                    or os.path.exists(path("none.npy"))):
+                failures.append(f"clobbering {args}: exit {r.returncode}: {r.stderr.strip()[:200]}")
         r = run(["reduce", path("in.npy"), "-o", path("none.npy"), "--distributed", "0", "--flip", "1"], 2)
         cases += 1
         if r.returncode != 2 or "view options do not apply" not in r.stderr:
