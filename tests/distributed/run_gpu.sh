@@ -84,8 +84,10 @@ if want sanitize; then
 start=$(date +%s)
 cs="compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20"
 {
+  # NCCL's initialisation probes kernels it has no image for on this GPU (API errors inside
+  # libnccl, handled there): memory errors are what this run checks.
   echo "== memcheck: test_nccl, 1 rank (boundaries, all-NaN, empty shards, errors, README)"
-  timeout 280 "${mpi[@]}" -np 1 $cs $b/tests/distributed/test_nccl \
+  timeout 280 "${mpi[@]}" -np 1 $cs --report-api-errors no $b/tests/distributed/test_nccl \
     -tc="*boundaries*,*all-NaN*,*empty shards*,distributed errors*,README*"; echo "exit $?"
   echo "== memcheck: test_mpi --local=cuda, 2 ranks (boundaries, empty shards, errors)"
   timeout 280 "${mpi[@]}" -np 2 $cs $b/tests/distributed/test_mpi --local=cuda \
