@@ -2,7 +2,8 @@
 # One GPU session: the GPU tests, compute-sanitizer, the profiler, the benchmarks and the
 # differential fuzzer, as steps; logs and results go to $OUT.
 #   bench/cuda/run_gpu.sh STEP...
-#     tests      every backend/api/numpy/GPU test program (test_gpu in full)
+#     tests      every backend/api/numpy/GPU test program (test_gpu in full, test_gpu_fresh: no
+#                context from CPU calls, their cost, a first call under capture)
 #     sanitizer  compute-sanitizer memcheck, racecheck, synccheck on the GPU test subsets
 #     ncu        counters of a few argx kernels of the benchmark table
 #     bench      the benchmark table (gpu_bench + torch_bench.py)
@@ -45,18 +46,19 @@ for step in "$@"; do
   case $step in
     tests)
       export ARGX_NUMPY_CASES=$(bin tests/numpy_cases.bin)
-      for t in tests/test_seq tests/test_cuda tests/test_thrust tests/test_api tests/test_numpy tests/cuda/test_gpu; do
+      for t in tests/test_seq tests/test_cuda tests/test_thrust tests/test_api tests/test_numpy tests/cuda/test_gpu tests/cuda/test_gpu_fresh; do
         timeout 300 "$(bin $t)" >>"$OUT/tests.log" 2>&1
         echo "$t: exit $?" | tee -a "$OUT/tests.log"
       done
-      grep -E "^\[doctest\] (test cases|assertions)" "$OUT/tests.log"
+      grep -E "^\[doctest\] (test cases|assertions)|^  (first call|before|once)|grew by|kernel paths captured" "$OUT/tests.log"
+      "$(bin tools/argx)" info | tee -a "$OUT/tests.log"
       ;;
     sanitizer)
       export ARGX_GPU_TEST_QUICK=1
       cs="compute-sanitizer --error-exitcode 9 --print-limit 20"
       tg=$(bin tests/cuda/test_gpu)
       {
-        echo "== memcheck: test_gpu (quick cases, device blocks, memory, streams)"
+        echo "== memcheck: test_gpu (quick cases, device blocks, memory, streams, graphs, resources)"
         timeout $(( $(left) / 3 )) $cs --tool memcheck "$tg" -tce="large*,classes: all 16*,memory: an allocation*"; echo "exit $?"
         echo "== racecheck: test_gpu (device blocks, kernel paths)"
         timeout $(( $(left) / 2 )) $cs --tool racecheck "$tg" -tc="device blocks*,classes: every*,classes: ties*"; echo "exit $?"
