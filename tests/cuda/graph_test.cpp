@@ -113,6 +113,7 @@ TEST_CASE("graphs: every kernel path captured on a fresh stream replays 10 times
       in.upload(x[k].storage->data(), x[k].storage->size());
       ok(cudaMemset(idx.data(), 0xA5, count * iw));
       ok(cudaMemset(val.data(), 0xA5, count * vw));
+      ok(cudaDeviceSynchronize());  // the copies above run on the legacy stream, unordered with a non-blocking one
       ok(cudaGraphLaunch(exec, stream));
       ok(cudaStreamSynchronize(stream));
       std::vector<unsigned char> got_i(count * iw), got_v(count * vw);
