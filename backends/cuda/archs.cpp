@@ -106,7 +106,8 @@ const std::string& kernel_image_problem(int device) {
     if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction)
       problem = gpu + " has no argx kernel image: argx was built for " + built_archs() + "; add " + add +
                 " to the gpu_archs option (meson setup --reconfigure -Dgpu_archs=" + add + ",...) and rebuild";
-    else if (e == cudaErrorUnsupportedPtxVersion || e == cudaErrorInvalidPtx || e == cudaErrorJitCompilerNotFound)
+    else if (e == cudaErrorUnsupportedPtxVersion || e == cudaErrorInvalidPtx || e == cudaErrorJitCompilerNotFound ||
+             e == cudaErrorJitCompilationDisabled)
       problem = gpu + " cannot compile argx's PTX (" + cudaGetErrorName(e) + ": " + cudaGetErrorString(e) +
                 "; argx was built for " + built_archs() + "): update the driver, or add " + add +
                 " to the gpu_archs option and rebuild";

@@ -9,6 +9,9 @@
 #     bench      the benchmark table (gpu_bench + torch_bench.py)
 #     sweep      the random-shape sweep (gpu_sweep + sweep_report.py with torch)
 #     fuzz=S     `argx fuzz` on seq, cuda and thrust for S seconds
+#     archs      a library built for sm_75 only (build dir b75): with PTX compilation disabled
+#                argx info must say cuda is unusable and name the architecture to add; with
+#                it, the backend tests run the sm_75 code paths (compiled by the driver)
 # The binaries come from a build here (meson, nvcc and g++ of the machine) or, with
 # ARGX_PREBUILT=DIR, from a folder made by bench/cuda/pack_prebuilt.sh on another machine.
 # DEADLINE (seconds, default 560) bounds the sanitizer step.
@@ -93,6 +96,15 @@ for step in "$@"; do
       timeout $(( ${step#fuzz=} + 60 )) "$(bin tools/argx)" fuzz --seconds "${step#fuzz=}" --seed "${FUZZ_SEED:-31}" \
         --backends seq,cuda,thrust >"$OUT/fuzz.log" 2>&1
       echo "fuzz: exit $?"; tail -5 "$OUT/fuzz.log"
+      ;;
+    archs)
+      { meson setup b75 -Dtbb=disabled -Dsimd=disabled -Dgpu_archs=75 -Dtests=enabled ${deps:-} &&
+        ninja -C b75 -j16 tools/argx tests/test_cuda tests/test_api; } >"$OUT/archs-build.log" 2>&1 \
+        || { tail -40 "$OUT/archs-build.log"; exit 1; }
+      CUDA_DISABLE_PTX_JIT=1 b75/tools/argx info | tee "$OUT/archs.log"
+      CUDA_DISABLE_PTX_JIT=1 b75/tests/test_api >>"$OUT/archs.log" 2>&1; echo "test_api without a kernel image: exit $?" | tee -a "$OUT/archs.log"
+      timeout 300 b75/tests/test_cuda >>"$OUT/archs.log" 2>&1; echo "test_cuda on compute_75 PTX: exit $?" | tee -a "$OUT/archs.log"
+      grep -E "^\[doctest\] (test cases|assertions)" "$OUT/archs.log"
       ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
