@@ -46,6 +46,27 @@ std::map<std::string, path_case> one_case_per_path() {
   return found;
 }
 
+// The graph of the call f() makes, captured on `stream` (the call must not raise).
+template <class F>
+cudaGraph_t capture(cudaStream_t stream, F&& f) {
+  cudaGraph_t g = nullptr;
+  ok(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  const std::string err = error_of(f);
+  ok(cudaStreamEndCapture(stream, &g));
+  REQUIRE_MESSAGE(err == "no error", "captured call raised ", err);
+  return g;
+}
+
+std::vector<cudaGraphNodeType> node_types(cudaGraph_t g) {
+  std::size_t n = 0;
+  ok(cudaGraphGetNodes(g, nullptr, &n));
+  std::vector<cudaGraphNode_t> nodes(n);
+  ok(cudaGraphGetNodes(g, nodes.data(), &n));
+  std::vector<cudaGraphNodeType> types(n);
+  for (std::size_t i = 0; i < n; ++i) ok(cudaGraphNodeGetType(nodes[i], &types[i]));
+  return types;
+}
+
 std::vector<std::int64_t> read_indices(const std::vector<unsigned char>& raw, bool int32) {
   std::vector<std::int64_t> out;
   for (std::size_t i = 0; i < raw.size(); i += int32 ? 4 : 8) {
@@ -89,22 +110,11 @@ TEST_CASE("graphs: every kernel path captured on a fresh stream replays 10 times
     // A fresh stream each time, blocking and non-blocking in turn: the call below is its first.
     cudaStream_t stream;
     ok(n++ % 2 ? cudaStreamCreate(&stream) : cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    cudaGraph_t g = nullptr;
-    ok(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-    const std::string err = error_of([&] { argx::reduce(argx::cuda.on(stream), o, v, iv, &vv, s); });
-    ok(cudaStreamEndCapture(stream, &g));
-    REQUIRE_MESSAGE(err == "no error", "captured call raised ", err);
-
-    std::size_t nodes = 0;
-    ok(cudaGraphGetNodes(g, nullptr, &nodes));
-    std::vector<cudaGraphNode_t> all(nodes);
-    ok(cudaGraphGetNodes(g, all.data(), &nodes));
-    CHECK(nodes >= 1);
-    for (cudaGraphNode_t node : all) {
-      cudaGraphNodeType type;
-      ok(cudaGraphNodeGetType(node, &type));
+    cudaGraph_t g = capture(stream, [&] { argx::reduce(argx::cuda.on(stream), o, v, iv, &vv, s); });
+    const auto types = node_types(g);
+    CHECK(!types.empty());
+    for (cudaGraphNodeType type : types)
       CHECK_MESSAGE(type == cudaGraphNodeTypeKernel, "graph node of type ", static_cast<int>(type));
-    }
     cudaGraphExec_t exec;
     ok(cudaGraphInstantiate(&exec, g, 0));
     for (int replay = 0; replay < 10; ++replay) {
@@ -151,20 +161,8 @@ TEST_CASE("graphs: misaligned and pinned buffers are copied by graph nodes; page
   std::int64_t* pinned = nullptr;
   ok(cudaHostAlloc(reinterpret_cast<void**>(&pinned), 3000 * 8, cudaHostAllocDefault));
   const auto iv = argx::make_output(pinned, argx::shape{3000});
-  cudaGraph_t g = nullptr;
-  ok(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  const std::string err = error_of([&] { argx::reduce(argx::cuda.on(stream), argx::op::argmax, v, iv, nullptr, s); });
-  ok(cudaStreamEndCapture(stream, &g));
-  REQUIRE_MESSAGE(err == "no error", "captured call raised ", err);
-  std::size_t nodes = 0;
-  ok(cudaGraphGetNodes(g, nullptr, &nodes));
-  std::vector<cudaGraphNode_t> all(nodes);
-  ok(cudaGraphGetNodes(g, all.data(), &nodes));
-  for (cudaGraphNode_t node : all) {
-    cudaGraphNodeType type;
-    ok(cudaGraphNodeGetType(node, &type));
-    CHECK((type == cudaGraphNodeTypeKernel || type == cudaGraphNodeTypeMemcpy));
-  }
+  cudaGraph_t g = capture(stream, [&] { argx::reduce(argx::cuda.on(stream), argx::op::argmax, v, iv, nullptr, s); });
+  for (cudaGraphNodeType type : node_types(g)) CHECK((type == cudaGraphNodeTypeKernel || type == cudaGraphNodeTypeMemcpy));
   cudaGraphExec_t exec;
   ok(cudaGraphInstantiate(&exec, g, 0));
   for (int replay = 0; replay < 3; ++replay) {
