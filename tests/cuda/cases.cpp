@@ -102,7 +102,7 @@ const std::vector<std::string>& kernel_paths() {
       "runs_team lanes=2-16", "runs_team lanes=32", "runs_team lanes=32 short", "runs_block", "runs_block split",
       "runs_block short split", "columns aligned", "columns shifted", "columns shifted packed",
       "columns shifted packed atomic", "columns shifted atomic", "columns aligned partials", "columns shifted partials",
-      "runs_unordered split", "runs_unordered short", "elements_team", "elements_block split"};
+      "runs_unordered split", "runs_unordered short split", "elements_team", "elements_block split"};
   return all;
 }
 
