@@ -8,9 +8,9 @@ the same device. CUDA arrays are reduced on the caller's current stream.
 
 from . import _core
 from ._errors import (ERROR_TYPES, BackendUnavailableError, BadArgumentError, BadDimError, BadNpyError,
-                      BadOutputError, BadShapeError, CudaError, DuplicateDimError, EmptyReductionError, Error,
-                      IndexOverflowError, IOFailureError, OutOfMemoryError, ShapeOverflowError, UnsupportedDtypeError,
-                      WrongMemorySpaceError)
+                      BadOutputError, BadShapeError, CommFailureError, CudaError, DuplicateDimError,
+                      EmptyReductionError, Error, IndexOverflowError, InternalError, IOFailureError, OutOfMemoryError,
+                      ShapeOverflowError, UnsupportedDtypeError, WrongMemorySpaceError)
 from ._frameworks import framework_for as _framework_for
 
 __version__ = _core.version
@@ -37,8 +37,9 @@ def available(backend):
 
 
 def gpus():
-    """The CUDA devices argx can use: a list of dicts (ordinal, name, compute_capability,
-    multiprocessors, memory_bytes); empty without CUDA or without a GPU."""
+    """The CUDA devices present: a list of dicts (ordinal, name, compute_capability,
+    multiprocessors, memory_bytes, supported: argx was built for its architecture); empty
+    without CUDA or without a GPU."""
     return _core.gpus()
 
 
@@ -56,6 +57,7 @@ def cpu_simd_target():
 __all__ = ["argmax", "argmin", "describe", "available", "gpus", "built_with_cuda", "cpu_simd_target", "Error",
            "EmptyReductionError", "BadDimError", "DuplicateDimError", "BadShapeError", "UnsupportedDtypeError",
            "ShapeOverflowError", "IndexOverflowError", "BadOutputError", "BadArgumentError", "BackendUnavailableError",
-           "WrongMemorySpaceError", "CudaError", "OutOfMemoryError", "BadNpyError", "IOFailureError", "testing"]
+           "WrongMemorySpaceError", "CudaError", "OutOfMemoryError", "BadNpyError", "IOFailureError", "InternalError",
+           "CommFailureError", "testing"]
 
 from . import testing  # noqa: E402  (uses the module above)
