@@ -256,9 +256,16 @@ TEST_CASE("api: dtype and error names") {
   CHECK(argx::parse_dtype("bool") == argx::dtype::boolean);
   CHECK_FALSE(argx::parse_dtype("float128").has_value());
   std::set<std::string> codes;
-  for (int c = 0; c <= static_cast<int>(argx::errc::internal); ++c) codes.insert(argx::to_string(static_cast<argx::errc>(c)));
-  CHECK(codes.size() == static_cast<std::size_t>(argx::errc::internal) + 1);
+  // comm_failure is the last code: codes are only ever appended (their numbers are stable).
+  constexpr auto last = argx::errc::comm_failure;
+  for (int c = 0; c <= static_cast<int>(last); ++c) codes.insert(argx::to_string(static_cast<argx::errc>(c)));
+  CHECK(codes.size() == static_cast<std::size_t>(last) + 1);
   CHECK(codes.count("unknown") == 0);
+  CHECK(std::string(argx::to_string(static_cast<argx::errc>(static_cast<int>(last) + 1))) == "unknown");
+  CHECK(static_cast<int>(argx::errc::internal) == static_cast<int>(argx::errc::io_failure) + 1);
+  CHECK(static_cast<int>(argx::errc::comm_failure) == static_cast<int>(argx::errc::internal) + 1);
+  CHECK(std::string(argx::to_string(argx::errc::internal)) == "internal");
+  CHECK(std::string(argx::to_string(argx::errc::comm_failure)) == "comm_failure");
   const argx::error e(argx::errc::bad_npy, "x.npy: truncated header");
   CHECK(std::string(e.what()) == "argx: x.npy: truncated header");
   CHECK(e.code() == argx::errc::bad_npy);

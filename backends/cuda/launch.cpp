@@ -7,6 +7,7 @@
 #include "launch.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "tuning.hpp"
@@ -131,7 +132,9 @@ launch_config choose_columns(const layout& l, const residency& r, const device_l
   splits = std::min(splits, std::max<std::int64_t>(1, rows / (row_lanes * tune::column_min_rows_per_thread)));
   const bool wide_key = elem == 8;  // pieces meet through partials, every one read at the end
   const std::int64_t tile_cols = cols * (warps >> row_warps_log2) * vec;
-  if (wide_key) splits = std::min(splits, std::max<std::int64_t>(1, tune::column_max_partial_reads / tile_cols));
+  if (wide_key)  // the last block's partial reads stay a small share of a block's rows (sqrt: splits² <= rows / 8)
+    splits = std::min(splits, std::max({std::int64_t(1), tune::column_max_partial_reads / tile_cols,
+                                        static_cast<std::int64_t>(std::sqrt(static_cast<double>(rows) / 8))}));
   if (c.packed)  // a thread counts its rows in a byte (half-word)
     splits = std::max(splits, ceil_div(rows, row_lanes * (elem == 1 ? 255 : 65535)));
   splits = std::max(splits, ceil_div(rows, std::int64_t(1) << 31));  // positions relative to a split fit 32 bits

@@ -297,63 +297,94 @@ __device__ __forceinline__ void scan_runs(const layout& l, const run_walk& w, co
 /// lanes: lane `rank` loads the run's slots rank, rank + team, ..., at most W of them. The
 /// team agrees on the largest key (an integer max per shuffle step), then on the first (or
 /// last) position holding it (an integer min or max per step).
+///
+/// Plain reductions fold a lane's slots in the value domain and take one key at the end:
+/// a key and an edge test per slot cost more instructions than the loads leave room for
+/// (rows of 1 KiB read 25 points under the ceiling that way). The row's two edge slots
+/// are masked in place by the lanes that hold them, with the lowest value, which can tie
+/// a real element but never beat one; positions are searched within the row's bytes only.
 template <dtype D, int W, bool Plain>
 struct window_row {
-  static constexpr int V = vec_elems<D>, elem = sizeof(dtype_bits_t<D>);
+  using B = dtype_bits_t<D>;
+  using K = dtype_key_t<D>;
+  static constexpr int V = vec_elems<D>, elem = sizeof(B);
   vec<D> x[W];
-  dtype_key_t<D> slot_key[W];
-  std::uintptr_t low;  ///< address of the row's first element
-  int slots, tail;     ///< slots in the row; bytes of the last slot in the row
-  dtype_key_t<D> key;  ///< the lane's largest key (0 without slots), then the team's
+  K slot_key[Plain ? 1 : W];  ///< keyed folds: each slot's largest key, to locate the winner
+  B best;                     ///< plain folds: the lane's best element
+  std::uintptr_t low;         ///< address of the row's first element
+  int slots, tail;            ///< slots in the row; bytes of the last slot in the row
+  K key;                      ///< the lane's largest key (0 without slots), then the team's
   int pos;
 
   __device__ __forceinline__ int bytes_lo(int slot) const { return slot == 0 ? static_cast<int>(low & 15u) : 0; }
   __device__ __forceinline__ int bytes_hi(int slot) const { return slot == slots - 1 ? tail : 16; }
 
-  __device__ __forceinline__ void load(const dtype_bits_t<D>* row, std::int64_t len, bool ok, int rank, int team,
-                                       const layout& l) {
+  __device__ __forceinline__ void load(const B* row, std::int64_t len, bool ok, int rank, int team, const layout& l) {
     low = reinterpret_cast<std::uintptr_t>(row);
     const std::uintptr_t end = low + static_cast<std::uintptr_t>(len) * elem, first = low & ~std::uintptr_t(15);
     slots = ok ? static_cast<int>((((end - 1) & ~std::uintptr_t(15)) - first) >> 4) + 1 : 0;
     tail = static_cast<int>((end - 1) & 15u) + 1;
+    const auto* lane_first = reinterpret_cast<const B*>(first + (static_cast<std::uintptr_t>(rank) << 4));
+    if (first >= l.span_begin && first + (static_cast<std::uintptr_t>(slots) << 4) <= l.span_end) {
+      // Every slot of the row lies in the tensor (all rows but, at most, the first and last).
+#pragma unroll
+      for (int u = 0; u < W; ++u) x[u] = load_vec_if<D>(lane_first + u * team * V, u * team + rank < slots);
+      return;
+    }
     unsigned outside = 0;  // slots that reach past the tensor's ends: read again below
 #pragma unroll
     for (int u = 0; u < W; ++u) {
-      const int s = u * team + rank;
-      const auto* a = reinterpret_cast<const dtype_bits_t<D>*>(first + (static_cast<std::uintptr_t>(s) << 4));
-      const bool in = vec_inside(a, l.span_begin, l.span_end);
-      x[u] = load_vec_if<D>(a, s < slots && in);
-      outside |= static_cast<unsigned>(s < slots && !in) << u;
+      const B* a = lane_first + u * team * V;
+      const bool in = vec_inside(a, l.span_begin, l.span_end), mine = u * team + rank < slots;
+      x[u] = load_vec_if<D>(a, mine && in);
+      outside |= static_cast<unsigned>(mine && !in) << u;
     }
     if (outside != 0)
 #pragma unroll
       for (int u = 0; u < W; ++u)
-        if (outside >> u & 1u)
-          x[u] = load_vec_in<D>(reinterpret_cast<const dtype_bits_t<D>*>(first + (static_cast<std::uintptr_t>(u * team + rank) << 4)),
-                                l.span_begin, l.span_end);
+        if (outside >> u & 1u) x[u] = load_vec_in<D>(lane_first + u * team * V, l.span_begin, l.span_end);
   }
+
   /// The lane's largest key over its slots.
   __device__ __forceinline__ void fold(int rank, int team, key_params kp) {
-    key = 0;
+    if constexpr (Plain) {
+      using P = plain<D>;
+      const B f = P::flip(kp.argmin);
+      mask_edges(rank, team, static_cast<B>(lowest_bits<D>() ^ f));
+      best = P::best(x[0], f);
 #pragma unroll
-    for (int u = 0; u < W; ++u) {
-      const int s = u * team + rank;
-      slot_key[u] = s < slots ? masked_max_key<D, Plain>(x[u], bytes_lo(s), bytes_hi(s), kp) : dtype_key_t<D>(0);
-      key = slot_key[u] > key ? slot_key[u] : key;
+      for (int u = 1; u < W; ++u)
+        if (u * team + rank < slots) best = P::better(best, P::best(x[u], f), f);
+      key = rank < slots ? order_key<D>(best, loop_keys<true>(kp)) : K(0);
+    } else {
+      key = 0;
+#pragma unroll
+      for (int u = 0; u < W; ++u) {
+        const int s = u * team + rank;
+        slot_key[u] = s < slots ? masked_max_key<D, false>(x[u], bytes_lo(s), bytes_hi(s), kp) : K(0);
+        key = slot_key[u] > key ? slot_key[u] : key;
+      }
     }
   }
+
   /// After the team agreed on its largest key: this lane's first (last) position holding
   /// it, or a position no lane can claim (it loses every min with ties = first, every max
   /// with ties = last).
-  __device__ __forceinline__ void locate(dtype_key_t<D> team_key, int rank, int team, key_params kp, bool ties_last) {
+  __device__ __forceinline__ void locate(K team_key, int rank, int team, key_params kp, bool ties_last) {
     const bool mine = key == team_key && rank < slots;
     key = team_key;
     pos = ties_last ? -1 : 0x7fffffff;
     if (!mine) return;
     int hit = -1;
 #pragma unroll
-    for (int u = 0; u < W; ++u)
-      if (u * team + rank < slots && slot_key[u] == team_key && (ties_last || hit < 0)) hit = u;
+    for (int u = 0; u < W; ++u) {
+      bool holds;
+      if constexpr (Plain)
+        holds = plain<D>::same_key(plain<D>::best(x[u], plain<D>::flip(kp.argmin)), best);
+      else
+        holds = slot_key[u] == team_key;
+      if (u * team + rank < slots && holds && (ties_last || hit < 0)) hit = u;
+    }
     vec<D> y = x[0];  // x[hit], chosen word by word: run-time indexing would use local memory
 #pragma unroll
     for (int u = 1; u < W; ++u)
@@ -362,6 +393,23 @@ struct window_row {
     const int s = hit * team + rank;
     const int j = vec_find_key_in<D>(y, team_key, loop_keys<Plain>(kp), bytes_lo(s) / elem, bytes_hi(s) / elem, ties_last);
     pos = s * V + j - static_cast<int>(low & 15u) / elem;
+  }
+
+ private:
+  /// Replaces the bytes of the row's first and last slots that lie outside the row by
+  /// `fill` (in the lanes holding those slots; rows that start and end on 16 bytes skip it).
+  __device__ __forceinline__ void mask_edges(int rank, int team, B fill) {
+    const int lo = static_cast<int>(low & 15u);
+    if (slots == 0 || (lo == 0 && tail == 16)) return;
+    const vec<D> filler = splat<D>(fill);
+    if (rank == 0 && lo != 0) keep_bytes(x[0].w, lo, slots == 1 ? tail : 16, filler.w);
+    const int last = slots - 1;
+    if (tail != 16 && (last & (team - 1)) == rank) {
+      const int at = last >> (__ffs(team) - 1);
+#pragma unroll
+      for (int u = 0; u < W; ++u)
+        if (u == at) keep_bytes(x[u].w, u == 0 ? bytes_lo(last) : 0, tail, filler.w);
+    }
   }
 };
 

@@ -27,6 +27,7 @@ enum class errc {
   bad_npy,              ///< malformed, truncated or inconsistent .npy data
   io_failure,           ///< a file could not be read or written
   internal,             ///< an exception argx did not expect (a bug); the message holds its text
+  comm_failure,         ///< an MPI or NCCL call failed; the message holds its error text
 };
 
 /// Short stable name of an error code ("empty_reduction", ...).
@@ -48,6 +49,7 @@ constexpr const char* to_string(errc c) noexcept {
     case errc::bad_npy: return "bad_npy";
     case errc::io_failure: return "io_failure";
     case errc::internal: return "internal";
+    case errc::comm_failure: return "comm_failure";
   }
   return "unknown";
 }

@@ -8,9 +8,9 @@ the same device. CUDA arrays are reduced on the caller's current stream.
 
 from . import _core
 from ._errors import (ERROR_TYPES, BackendUnavailableError, BadArgumentError, BadDimError, BadNpyError,
-                      BadOutputError, BadShapeError, CudaError, DuplicateDimError, EmptyReductionError, Error,
-                      IndexOverflowError, IOFailureError, OutOfMemoryError, ShapeOverflowError, UnsupportedDtypeError,
-                      WrongMemorySpaceError)
+                      BadOutputError, BadShapeError, CommFailureError, CudaError, DuplicateDimError,
+                      EmptyReductionError, Error, IndexOverflowError, InternalError, IOFailureError, OutOfMemoryError,
+                      ShapeOverflowError, UnsupportedDtypeError, WrongMemorySpaceError)
 from ._frameworks import framework_for as _framework_for
 
 __version__ = _core.version
@@ -56,6 +56,7 @@ def cpu_simd_target():
 __all__ = ["argmax", "argmin", "describe", "available", "gpus", "built_with_cuda", "cpu_simd_target", "Error",
            "EmptyReductionError", "BadDimError", "DuplicateDimError", "BadShapeError", "UnsupportedDtypeError",
            "ShapeOverflowError", "IndexOverflowError", "BadOutputError", "BadArgumentError", "BackendUnavailableError",
-           "WrongMemorySpaceError", "CudaError", "OutOfMemoryError", "BadNpyError", "IOFailureError", "testing"]
+           "WrongMemorySpaceError", "CudaError", "OutOfMemoryError", "BadNpyError", "IOFailureError", "InternalError",
+           "CommFailureError", "testing"]
 
 from . import testing  # noqa: E402  (uses the module above)

@@ -35,6 +35,8 @@ _TABLE = (
     ("BadNpyError", "bad_npy", (ValueError,), "Malformed .npy data."),
     ("IOFailureError", "io_failure", (OSError,), "A file could not be read or written."),
     ("InternalError", "internal", (RuntimeError,), "An exception argx did not expect (a bug); the message holds its text."),
+    ("CommFailureError", "comm_failure", (RuntimeError,),
+     "An MPI or NCCL call failed in a distributed reduction (the message holds its text)."),
 )
 
 ERROR_TYPES = tuple(type(name, (Error,) + bases, {"code": code, "__doc__": doc, "__module__": "argx"})

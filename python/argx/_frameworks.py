@@ -61,6 +61,7 @@ class _Torch(_Adapter):
         import torch.utils.dlpack
 
         self._torch = torch
+        self._int64 = torch.int64
         self._to_dlpack = torch.utils.dlpack.to_dlpack
         # torch's C accessor of the current stream's handle (what Triton launches on): the
         # handle of torch.cuda.current_stream(device) without building a Stream object per call.
@@ -78,7 +79,8 @@ class _Torch(_Adapter):
         return self._to_dlpack(x)  # torch's export; __dlpack__ adds the stream handshake around it
 
     def empty(self, x, shape, like_x):
-        return self._torch.empty(shape, dtype=x.dtype if like_x else self._torch.int64, device=x.device)
+        # new_empty takes x's device and dtype without building a torch.device per call.
+        return x.new_empty(shape) if like_x else x.new_empty(shape, dtype=self._int64)
 
     def to_numpy(self, a):
         a = a.detach().cpu()

@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -242,6 +243,13 @@ struct protocols {
   bool any() const { return dlpack || array_interface || cuda_array_interface; }
 };
 
+bool strides_overflow(const tensor_view& v) {
+  const auto limit = std::numeric_limits<std::int64_t>::max() / static_cast<std::int64_t>(size_of(v.type));
+  for (int d = 0; d < v.rank(); ++d)
+    if (v.extents[d] > 1 && (v.strides[d] > limit || v.strides[d] < -limit)) return true;
+  return false;
+}
+
 protocols probe(nb::handle o) {
   return {nb::hasattr(o, name().dlpack), nb::hasattr(o, name().dlpack_device), nb::hasattr(o, name().array_interface),
           nb::hasattr(o, name().cuda_array_interface)};
@@ -264,7 +272,13 @@ imported_array import_array(nb::handle obj, const stream_choice& streams) {
   const protocols p = protocols_of(obj);
   if (p.dlpack) {
     try {
-      return from_dlpack(obj, p.dlpack_device, streams);
+      imported_array a = from_dlpack(obj, p.dlpack_device, streams);
+      // CuPy 14 exports a negative stride divided by the element size as an unsigned number
+      // (-112 bytes of int16 arrive as 2^63 - 56 elements). No real array has a stride whose
+      // byte count overflows 64 bits, so such an export is read again through the CUDA array
+      // interface, which carries signed byte strides.
+      if (strides_overflow(a.view) && p.cuda_array_interface) return from_interface(obj, true, streams);
+      return a;
     } catch (nb::python_error& e) {
       // A producer that refuses DLPack for this array (BufferError; TypeError from older
       // signatures) may still describe it through the array interface.

@@ -115,3 +115,5 @@ def test_error_classes_follow_argx_codes():
     assert [c.code for c in argx._errors.ERROR_TYPES] == list(argx._core.error_codes)
     assert "empty_reduction" in argx._core.error_codes and "cuda_failure" in argx._core.error_codes
     assert all(issubclass(c, argx.Error) for c in argx._errors.ERROR_TYPES)
+    # every class is argx's own name, exported like the others
+    assert all(getattr(argx, c.__name__) is c and c.__name__ in argx.__all__ for c in argx._errors.ERROR_TYPES)

@@ -152,9 +152,9 @@ TEST_CASE("classes: every case and dtype matches seq; every kernel path is taken
                            "runs_team lanes=32 short", "runs_block", "runs_block split", "runs_block short split",
                            "columns aligned", "columns shifted", "columns shifted packed",
                            "columns shifted packed atomic", "columns shifted atomic", "columns aligned partials",
-                           "columns shifted partials", "runs_unordered split", "runs_unordered short",
+                           "columns shifted partials", "runs_unordered split", "runs_unordered short split",
                            "elements_team", "elements_block split"})
-    CHECK_MESSAGE(paths.count(want) == 1, "kernel path not exercised: ", want);
+    CHECK_MESSAGE(paths.count(want) == 1, "kernel path not exercised: ", std::string(want));
 }
 
 TEST_CASE("classes: all 16 option combinations on every path (float32, bfloat16)") {

@@ -4,7 +4,9 @@
 # from there and prints the version (its RPATH finds the library under any prefix); argx.pc
 # carries no -std and no private flags; the consumer program builds and runs through
 # pkg-config (--static for a static argx) with -std=c++20 and -std=c++23, and through CMake;
-# a consumer compiling with -std=c++17 gets argx's one message that it needs C++20.
+# a consumer compiling with -std=c++17 gets argx's one message that it needs C++20; argx-mpi
+# (run under mpirun with 2 ranks) and argx-nccl (linked and run without a communicator) are
+# built and run through pkg-config and CMake where the build has them.
 # usage: tests/install/check.sh BUILD_DIR
 set -euo pipefail
 build=$(realpath "$1")
@@ -22,6 +24,10 @@ libdir=$(option libdir)
 static=$([ "$(option default_library)" = static ] && echo --static || true)
 unset LD_LIBRARY_PATH
 export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpirun=(mpirun --oversubscribe --bind-to none -np 2)
+have_mpi=0; [ -f "$prefix/$libdir/pkgconfig/argx-mpi.pc" ] && have_mpi=1
+have_nccl=0; [ -f "$prefix/$libdir/pkgconfig/argx-nccl.pc" ] && have_nccl=1
 
 version=$(sed -n "s/^  version: '\(.*\)',$/\1/p" "$here/../../meson.build")
 [ "$("$prefix/bin/argx" --version)" = "argx $version" ] || { echo "argx --version: not 'argx $version'"; exit 1; }
@@ -41,7 +47,16 @@ for std in c++20 c++23; do
   g++ -std=$std -O2 "$here/../subproject/consumer.cpp" -o "$work/pkgconfig-consumer" $cflags $libs
   LD_LIBRARY_PATH="$prefix/$libdir" "$work/pkgconfig-consumer" >/dev/null
 done
-echo "pkg-config consumer (-std=c++20, -std=c++23): ok"
+export LD_LIBRARY_PATH="$prefix/$libdir"  # the consumers' own programs have no RPATH
+if [ $have_mpi = 1 ]; then
+  g++ -std=c++20 -O2 "$here/mpi_consumer.cpp" -o "$work/pkgconfig-mpi-consumer" $(pkg-config --cflags --libs argx-mpi)
+  "${mpirun[@]}" "$work/pkgconfig-mpi-consumer"
+fi
+if [ $have_nccl = 1 ]; then
+  g++ -std=c++20 -O2 "$here/nccl_consumer.cpp" -o "$work/pkgconfig-nccl-consumer" $(pkg-config --cflags --libs argx-nccl)
+  "$work/pkgconfig-nccl-consumer"
+fi
+echo "pkg-config consumers (-std=c++20, -std=c++23): ok (argx$([ $have_mpi = 1 ] && echo ", argx-mpi")$([ $have_nccl = 1 ] && echo ", argx-nccl"))"
 
 # -std=c++17: argx's #error, and nothing else from argx's headers.
 if g++ -std=c++17 -fsyntax-only "$here/../subproject/consumer.cpp" $cflags 2>"$work/c++17.log"; then
@@ -54,5 +69,7 @@ echo "-std=c++17 consumer: $(grep -o '#error.*' "$work/c++17.log" | head -1)"
 
 cmake -S "$here" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$work/cmake" >/dev/null
-LD_LIBRARY_PATH="$prefix/$libdir" "$work/cmake/consumer" >/dev/null
-echo "cmake consumer: ok"
+"$work/cmake/consumer" >/dev/null
+[ $have_mpi = 1 ] && "${mpirun[@]}" "$work/cmake/mpi_consumer"
+[ $have_nccl = 1 ] && "$work/cmake/nccl_consumer"
+echo "cmake consumers: ok"

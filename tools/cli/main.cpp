@@ -1,15 +1,13 @@
 // argx: the command-line tool. `argx <command> [options]`; `argx <command> --help`.
 #include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <exception>
 #include <string>
 
-#include <argx/error.hpp>
 #include <argx/version.hpp>
 
 #include "commands.hpp"
-#include "options.hpp"
+#include "failure.hpp"
 
 namespace {
 
@@ -54,17 +52,7 @@ int main(int argc, char** argv) {
     if (command == "fuzz") return fuzz_command(rest);
     std::fprintf(stderr, "argx: unknown command '%s' (info, reduce, demo, diff, fuzz)\n", command.c_str());
     return 2;
-  } catch (const usage_error& e) {
-    std::fprintf(stderr, "argx %s: %s (see argx %s --help)\n", command.c_str(), e.what(), command.c_str());
-    return 2;
-  } catch (const argx::error& e) {
-    std::fprintf(stderr, "%s [%s]\n", e.what(), argx::to_string(e.code()));
-    return 1;
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "argx %s: out of memory\n", command.c_str());
-    return 1;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "argx %s: %s\n", command.c_str(), e.what());
-    return 1;
+  } catch (const std::exception&) {
+    return report_failure(command);
   }
 }

@@ -1,14 +1,17 @@
 // argx reduce INPUT.npy -o OUT.npy [options]: one reduction, indices (and values) to .npy.
 #include <cstddef>
 #include <cstdio>
+#include <optional>
 
 #include <argx/argx.hpp>
 
 #include "commands.hpp"
+#include "distributed.hpp"
 #include "npy.hpp"
 #include "options.hpp"
 #include "outcome.hpp"
 #include "reduction_args.hpp"
+#include "write_outputs.hpp"
 
 namespace argx::cli {
 namespace {
@@ -60,6 +63,9 @@ int reduce_command(const args& a) {
   });
   opts.value("--repeat", "N", "after a warm-up, time N more runs of the reduction; print time_ms median= min=",
              [&](const std::string& v) { repeat = static_cast<int>(parse_int("--repeat", v, 1, 1000000)); });
+  std::optional<int> distributed_dim;
+  opts.value("--distributed", "DIM", "under mpirun: each rank reads its slab along DIM; rank 0 writes (argx-mpi)",
+             [&](const std::string& v) { distributed_dim = static_cast<int>(parse_int("--distributed", v, -max_rank, max_rank - 1)); });
   bool help = false;
   const auto pos = opts.parse(a, help);
   if (help) {
@@ -70,6 +76,8 @@ int reduce_command(const args& a) {
   if (output.empty()) throw usage_error("missing -o OUT.npy");
   const std::string& input = pos[0];
   refuse_clobbering(input, output, values_path);
+  if (distributed_dim)
+    return distributed_reduce({input, output, values_path, red, backend_name, repeat, *distributed_dim});
 
   // The request is checked against the header's shape before any data is read or mapped.
   const npy::read_options read_opt{.bf16 = red.bf16};
@@ -82,14 +90,8 @@ int reduce_command(const args& a) {
   if (repeat > 0) std::printf("time_ms median=%.6g min=%.6g\n", median(o.times_ms), minimum(o.times_ms));
 
   // Indices and values replace what was at their paths together, or not at all.
-  const shape out_extents = output_shape(j.x, j.spec);
   const dtype index_dtype = j.spec.index == index_type::int64 ? dtype::i64 : dtype::i32;
-  std::vector<npy::output_file> files = {{output, make_view(o.indices.empty() ? nullptr : o.indices.data(), index_dtype,
-                                                            out_extents, contiguous_strides(out_extents))}};
-  if (!values_path.empty())
-    files.push_back({values_path, make_view(o.values.empty() ? nullptr : o.values.data(), j.x.type, out_extents,
-                                            contiguous_strides(out_extents))});
-  npy::write(files);
+  write_outputs(output_shape(j.x, j.spec), output, o.indices, index_dtype, values_path, o.values, j.x.type);
   return 0;
 }
 

@@ -4,10 +4,14 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "npy.hpp"
 
 namespace argx::npy::detail {
+
+constexpr std::size_t short_preamble = 10;  ///< magic, version, 2-byte header length (1.0)
+constexpr std::size_t long_preamble = 12;   ///< 4-byte header length (2.0, 3.0)
 
 /// Checks the preamble at the start of `prefix` (magic, version, header length against the
 /// limit and `file_size`) and returns the bytes of preamble and header together: what must
@@ -33,6 +37,15 @@ struct descr_info {
 /// Maps a descr to an argx dtype; bad_npy for a string that is no dtype at all,
 /// unsupported_dtype for a real numpy dtype that argx does not reduce.
 descr_info parse_descr(std::string_view descr, const read_options& opt);
+
+/// An array of the header's dtype, extents and order, without elements yet.
+array array_of(const header& h);
+
+/// A zeroed heap buffer of `size` bytes (out_of_memory when it cannot be had).
+std::vector<unsigned char> heap_buffer(std::uint64_t size);
+
+/// Converts elements read from a file of header `h` to host byte order, in place.
+void to_host_order(std::vector<unsigned char>& bytes, const header& h);
 
 /// Reverses the bytes of each `elem_size`-byte element in place.
 void swap_bytes(unsigned char* data, std::uint64_t count, std::size_t elem_size);

@@ -1,23 +1,18 @@
 // Reading .npy: preamble, header dict, size checks, then exactly the data the header
 // describes, mapped read-only (or read into the heap where it cannot be used in place).
 // Sizes are checked against the real file size before anything is allocated or mapped.
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
 #include <memory>
 
 #include "detail.hpp"
+#include "input_file.hpp"
 
 namespace argx::npy {
 namespace {
 
 constexpr unsigned char magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
-constexpr std::size_t short_preamble = 10;  // magic, version, 2-byte header length (1.0)
-constexpr std::size_t long_preamble = 12;   // 4-byte header length (2.0, 3.0)
+using detail::long_preamble;
+using detail::short_preamble;
 
 [[noreturn]] void bad(const std::string& what) { throw error(errc::bad_npy, what); }
 
@@ -131,7 +126,7 @@ bool operator==(const element_bytes& a, const element_bytes& b) noexcept {
   return a.size_ == b.size_ && (a.size_ == 0 || std::memcmp(a.data_, b.data_, a.size_) == 0);
 }
 
-namespace {
+namespace detail {
 
 array array_of(const header& h) {
   array a;
@@ -142,124 +137,49 @@ array array_of(const header& h) {
   return a;
 }
 
-std::vector<unsigned char> heap_buffer(const header& h) {
+std::vector<unsigned char> heap_buffer(std::uint64_t size) {
   try {
-    return std::vector<unsigned char>(h.data_bytes);
+    return std::vector<unsigned char>(size);
   } catch (const std::exception&) {
-    throw error(errc::out_of_memory, "no memory for " + std::to_string(h.data_bytes) + " bytes of .npy data");
+    throw error(errc::out_of_memory, "no memory for " + std::to_string(size) + " bytes of .npy data");
   }
 }
 
 void to_host_order(std::vector<unsigned char>& bytes, const header& h) {
-  if (h.big_endian) detail::swap_bytes(bytes.data(), h.data_bytes / size_of(h.type), size_of(h.type));
+  if (h.big_endian) swap_bytes(bytes.data(), bytes.size() / size_of(h.type), size_of(h.type));
 }
 
-// An argx::error's message without the "argx: " prefix what() adds.
-std::string message_of(const error& e) {
-  const std::string w = e.what();
-  return w.rfind("argx: ", 0) == 0 ? w.substr(6) : w;
-}
-
-// A regular file opened for reading. O_NONBLOCK: opening a FIFO must not wait for a writer
-// before it can be refused.
-class input_file {
- public:
-  explicit input_file(const std::string& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd_ < 0) throw error(errc::io_failure, "cannot open " + path + ": " + std::strerror(errno));
-    struct stat st;
-    if (::fstat(fd_, &st) != 0) fail("cannot stat " + path);
-    if (!S_ISREG(st.st_mode)) {
-      const char* what = S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO or pipe"
-                         : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a special file";
-      throw error(errc::io_failure, path + " is not a regular file (it is " + what + ")");
-    }
-    size_ = static_cast<std::uint64_t>(st.st_size);
-  }
-  input_file(const input_file&) = delete;
-  input_file& operator=(const input_file&) = delete;
-  ~input_file() { ::close(fd_); }
-
-  int fd() const noexcept { return fd_; }
-  std::uint64_t size() const noexcept { return size_; }
-
-  // Exactly n bytes at `offset`.
-  void read_at(unsigned char* dst, std::size_t n, std::uint64_t offset) const {
-    while (n > 0) {
-      const ssize_t got = ::pread(fd_, dst, n, static_cast<off_t>(offset));
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) fail("cannot read " + path_);
-      if (got == 0) throw error(errc::io_failure, "cannot read " + path_ + ": the file shrank while it was read");
-      dst += got;
-      n -= static_cast<std::size_t>(got);
-      offset += static_cast<std::uint64_t>(got);
-    }
-  }
-
-  // Preamble first (at most 12 bytes), then the header it announces, whose length
-  // header_size has checked against the limit and the file size before it is read.
-  header read_header(const read_options& opt) const {
-    try {
-      std::vector<unsigned char> head(size_ < long_preamble ? size_ : long_preamble);
-      read_at(head.data(), head.size(), 0);
-      const std::size_t end = detail::header_size(head, size_, opt);
-      const std::size_t have = head.size();
-      if (end > have) {
-        head.resize(end);
-        read_at(head.data() + have, end - have, have);
-      }
-      return parse_header(head, size_, opt);
-    } catch (const error& e) {
-      throw error(e.code(), path_ + ": " + message_of(e));
-    }
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw error(errc::io_failure, what + ": " + std::strerror(errno));
-  }
-  std::string path_;
-  int fd_ = -1;
-  std::uint64_t size_ = 0;
-};
-
-// The whole file mapped read-only, or nullptr when it cannot be mapped.
-std::shared_ptr<const void> map_file(const input_file& f) {
-  void* p = ::mmap(nullptr, f.size(), PROT_READ, MAP_PRIVATE, f.fd(), 0);
-  if (p == MAP_FAILED) return nullptr;
-  const std::size_t size = f.size();
-  return std::shared_ptr<const void>(p, [size](const void* q) { ::munmap(const_cast<void*>(q), size); });
-}
-
-}  // namespace
+}  // namespace detail
 
 array parse(std::span<const unsigned char> file, const read_options& opt) {
   const header h = parse_header(file, file.size(), opt);
-  array a = array_of(h);
-  std::vector<unsigned char> bytes = heap_buffer(h);
+  array a = detail::array_of(h);
+  std::vector<unsigned char> bytes = detail::heap_buffer(h.data_bytes);
   if (h.data_bytes) std::memcpy(bytes.data(), file.data() + h.data_offset, h.data_bytes);
-  to_host_order(bytes, h);
+  detail::to_host_order(bytes, h);
   a.bytes = element_bytes(std::move(bytes));
   return a;
 }
 
-header read_header(const std::string& path, const read_options& opt) { return input_file(path).read_header(opt); }
+header read_header(const std::string& path, const read_options& opt) {
+  return detail::input_file(path).read_header(opt);
+}
 
 array read(const std::string& path, const read_options& opt) {
-  const input_file f(path);
+  const detail::input_file f(path);
   const header h = f.read_header(opt);
-  array a = array_of(h);
+  array a = detail::array_of(h);
   if (h.data_bytes == 0) return a;
   // Little-endian (or 1-byte) elements at an offset aligned to their size are used in place.
   if (!h.big_endian && h.data_offset % size_of(h.type) == 0)
-    if (auto mapping = map_file(f)) {
+    if (auto mapping = detail::map_file(f)) {
       const auto* data = static_cast<const unsigned char*>(mapping.get()) + h.data_offset;
       a.bytes = element_bytes(std::move(mapping), data, h.data_bytes, true);
       return a;
     }
-  std::vector<unsigned char> bytes = heap_buffer(h);
+  std::vector<unsigned char> bytes = detail::heap_buffer(h.data_bytes);
   f.read_at(bytes.data(), bytes.size(), h.data_offset);
-  to_host_order(bytes, h);
+  detail::to_host_order(bytes, h);
   a.bytes = element_bytes(std::move(bytes));
   return a;
 }

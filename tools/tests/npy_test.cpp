@@ -1,6 +1,6 @@
 // The .npy reader and writer: round trips of every dtype, version, order and byte order;
 // exact header bytes; Fortran views without copies; the malformed-file catalogue; the type
-// strings numpy reads; mapped reads; FIFOs; writes that fail without losing anything.
+// strings numpy reads; mapped reads and slabs; FIFOs; writes that fail without losing anything.
 #include <doctest/doctest.h>
 
 #include <sys/resource.h>
@@ -16,12 +16,14 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <optional>
 #include <span>
 
 #include <argx/argx.hpp>
 
 #include "malformed_npy.hpp"
 #include "npy.hpp"
+#include "slab.hpp"
 
 namespace npy = argx::npy;
 using argx::dtype;
@@ -256,6 +258,49 @@ TEST_CASE("write gathers strided views and reads back what it wrote") {
   CHECK(gather(af.view()) == gather(a.view()));
 }
 
+TEST_CASE("read_slab reads one range of one dim, in every order and byte order") {
+  temp_dir dir;
+  std::vector<std::int32_t> x(3 * 4 * 5);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<std::int32_t>(i * 7 + 1);
+  const auto whole = argx::make_view(x, {3, 4, 5});
+  const auto path = (dir.path / "s.npy").string();
+  for (const npy::write_options opt : {npy::write_options{}, npy::write_options{.fortran_order = true},
+                                       npy::write_options{.big_endian = true, .version = 2}}) {
+    npy::write(path, whole, opt);
+    CHECK(npy::read_header(path).extents == argx::shape{3, 4, 5});
+    for (int dim = -3; dim < 3; ++dim) {
+      const std::int64_t n = whole.extents[dim < 0 ? dim + 3 : dim];
+      for (std::int64_t b = 0; b <= n; ++b)
+        for (std::int64_t e = b; e <= n; ++e) {
+          const npy::array slab = npy::read_slab(path, dim, b, e);
+          INFO("fortran ", opt.fortran_order, " big-endian ", opt.big_endian, " dim ", dim, " [", b, ", ", e, ")");
+          CHECK(slab.fortran_order == opt.fortran_order);
+          const int d = dim < 0 ? dim + 3 : dim;
+          CHECK(gather(slab.view()) == gather(whole.sliced(d, b, e)));
+          // One run of little-endian elements (a range of the slowest dim in storage order, or
+          // a whole dim) is mapped in place; anything else is a copy in host order.
+          const bool one_run = d == (opt.fortran_order ? 2 : 0) || (b == 0 && e == n);
+          CHECK(slab.bytes.mapped() == (one_run && !opt.big_endian && e > b));
+          CHECK(slab.byte_swapped == opt.big_endian);
+        }
+    }
+  }
+  auto code_of = [&](auto&& f) -> std::optional<errc> {
+    try {
+      f();
+    } catch (const argx::error& e) {
+      return e.code();
+    }
+    return std::nullopt;
+  };
+  CHECK(code_of([&] { (void)npy::read_slab(path, 3, 0, 1); }) == errc::bad_dim);
+  CHECK(code_of([&] { (void)npy::read_slab(path, 0, 2, 4); }) == errc::bad_argument);
+  CHECK(code_of([&] { (void)npy::read_slab(path, 0, 2, 1); }) == errc::bad_argument);
+  CHECK(code_of([&] { (void)npy::read_slab((dir.path / "missing.npy").string(), 0, 0, 1); }) == errc::io_failure);
+  std::ofstream((dir.path / "short.npy").string(), std::ios::binary) << std::string("\x93NUMPY\x01\x00", 8);
+  CHECK(code_of([&] { (void)npy::read_slab((dir.path / "short.npy").string(), 0, 0, 1); }) == errc::bad_npy);
+}
+
 TEST_CASE("the type strings numpy reads are read as numpy reads them") {
   using npy::catalogue::dict;
   using npy::catalogue::file;
@@ -410,7 +455,8 @@ TEST_CASE("a FIFO is refused at once, not waited on") {
   const auto path = (dir.path / "fifo.npy").string();
   REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
   ::alarm(20);  // a hang ends the test (SIGALRM) instead of the suite
-  for (auto f : {+[](const std::string& p) { (void)npy::read(p); }, +[](const std::string& p) { (void)npy::read_header(p); }}) {
+  for (auto f : {+[](const std::string& p) { (void)npy::read(p); }, +[](const std::string& p) { (void)npy::read_header(p); },
+                 +[](const std::string& p) { (void)npy::read_slab(p, 0, 0, 1); }}) {
     try {
       f(path);
       FAIL("a FIFO was read");
