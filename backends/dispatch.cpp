@@ -12,7 +12,7 @@ bool is_cpu(backend b) { return b == backend::seq || b == backend::par || b == b
 backend best_cpu_backend() { return detail::tbb_built() ? backend::tbb : backend::par; }
 
 // automatic: device memory goes to cuda; host memory stays on the CPU unless the caller
-// allows a transfer and a GPU is usable.
+// allows a transfer and a GPU is usable (present, and argx built for its architecture).
 backend resolve(const policy& pol, const tensor_view& x) {
   if (pol.kind != backend::automatic) return pol.kind;
   if (x.space == memory_space::device) return backend::cuda;
@@ -25,7 +25,7 @@ void require_available(backend b) {
   if (b == backend::tbb) throw error(errc::backend_unavailable, "backend tbb: argx was built without oneTBB");
   if (!built_with_cuda())
     throw error(errc::backend_unavailable, "backend " + std::string(name(b)) + ": argx was built without CUDA");
-  throw error(errc::backend_unavailable, "backend " + std::string(name(b)) + ": no CUDA device is present");
+  throw error(errc::backend_unavailable, "backend " + std::string(name(b)) + ": " + detail::cuda_unavailable_reason());
 }
 
 // A CPU backend must never dereference device memory: trust neither the declared space

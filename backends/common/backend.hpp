@@ -2,6 +2,8 @@
 // Every backend receives a validated plan and checked output buffers.
 #pragma once
 
+#include <string>
+
 #include <argx/plan.hpp>
 #include <argx/policy.hpp>
 
@@ -25,8 +27,11 @@ bool tbb_built() noexcept;
 // GPU backends (backends/cuda). Without CUDA they throw backend_unavailable.
 void run_cuda(const plan& p, const outputs& out, stream_handle stream);
 void run_thrust(const plan& p, const outputs& out, stream_handle stream);
-/// Built with CUDA and at least one GPU is present.
+/// Built with CUDA, a GPU is present and argx has kernels the current GPU can run.
 bool cuda_usable() noexcept;
+/// Why cuda_usable() is false ("" when it is true): no CUDA, no GPU, or the GPU's
+/// architecture and the gpu_archs value to add.
+std::string cuda_unavailable_reason();
 /// The memory space a pointer lives in, as the CUDA driver reports it (host without CUDA).
 memory_space locate(const void* ptr) noexcept;
 

@@ -6,6 +6,10 @@
 
 #include <argx/error.hpp>
 
+#include "archs.hpp"
+#include "context.hpp"
+#include "graph_memory.hpp"
+
 namespace argx::detail::gpu {
 namespace {
 
@@ -28,11 +32,17 @@ void span_of(const plan& p, std::int64_t& lo, std::int64_t& hi) {
   add(p.reduced_extents, p.reduced_strides);
 }
 
+// A CUDA graph reads host memory through a copy node, which pageable memory cannot be.
+std::string capture_error(const char* backend, const char* what) {
+  return std::string(what) + " is pageable host memory, which a CUDA graph cannot copy (the stream is being captured; "
+                             "backend " + backend + "): pass device memory, or pinned host memory (cudaHostAlloc)";
+}
+
 }  // namespace
 
 gpu_call::gpu_call(const plan& p, const outputs& out, stream_handle stream, const char* backend)
     : backend_(backend), stream_(static_cast<cudaStream_t>(stream)), input_(p) {
-  if (!cuda_usable())
+  if (!devices_present())
     throw error(errc::backend_unavailable, std::string("backend ") + backend + ": no CUDA device is present");
   cudaGetLastError();  // start from a clean error state
 
@@ -50,6 +60,9 @@ gpu_call::gpu_call(const plan& p, const outputs& out, stream_handle stream, cons
   }
 
   try {
+    require_kernel_image(device_, backend);
+    graph_ = capture_graph(stream_);
+    if (graph_ == nullptr) free_released_graph_memory();
     const std::size_t elem = size_of(p.type);
     const std::size_t index_elem = p.index == index_type::int64 ? 8 : 4;
     const auto n = static_cast<std::size_t>(p.outputs);
@@ -61,15 +74,16 @@ gpu_call::gpu_call(const plan& p, const outputs& out, stream_handle stream, cons
     // Inputs the kernels cannot read in place: host memory (staged), or device memory not
     // aligned to its element size (copied to an aligned buffer).
     if (!in.device_readable() || !aligned(p.data, elem)) {
+      if (graph_ && in.type == cudaMemoryTypeUnregistered) throw error(errc::wrong_memory_space, capture_error(backend, "input"));
       std::int64_t lo, hi;
       span_of(p, lo, hi);
       const std::size_t bytes = static_cast<std::size_t>(hi - lo + 1) * elem;
       const char* first = static_cast<const char*>(p.data) + lo * static_cast<std::int64_t>(elem);
-      staged_input_ = device_alloc(bytes, stream_, "allocating GPU memory for the input");
+      staged_input_ = scratch(bytes, "allocating GPU memory for the input");
       if (in.device_readable()) {
         check(cudaMemcpyAsync(staged_input_, first, bytes, cudaMemcpyDefault, stream_), "aligning the input");
       } else {
-        host_memory_ = true;
+        host_memory_ = graph_ == nullptr;
         copy_host_to_device(staged_input_, first, bytes, in.type == cudaMemoryTypeHost, stream_, device_);
       }
       input_.data = static_cast<const char*>(staged_input_) - lo * static_cast<std::int64_t>(elem);
@@ -91,23 +105,32 @@ void* gpu_call::target_for(void* ptr, memory_space declared, std::size_t elem, s
   if (info.type == cudaMemoryTypeDevice && info.device != device_)
     throw error(errc::wrong_memory_space, std::string(what) + " is on GPU " + std::to_string(info.device) +
                                               " but the input is on GPU " + std::to_string(device_));
-  if (declared == memory_space::host) host_memory_ = true;
+  if (graph_ && info.type == cudaMemoryTypeUnregistered) throw error(errc::wrong_memory_space, capture_error(backend_, what));
+  if (declared == memory_space::host && graph_ == nullptr) host_memory_ = true;
   if (info.device_readable() && aligned(ptr, elem)) return ptr;
   r.final = ptr;
   r.bytes = bytes;
-  r.temp = device_alloc(bytes, stream_, "allocating GPU memory for an output");
+  r.temp = scratch(bytes, "allocating GPU memory for an output");
   return r.temp;
+}
+
+// Temporary device memory of this call: stream-ordered, or owned by the graph being captured.
+void* gpu_call::scratch(std::size_t bytes, const char* what) {
+  return graph_ ? graph_alloc(graph_, bytes, false, what) : device_alloc(bytes, stream_, what);
+}
+
+void gpu_call::drop(void*& p) noexcept {
+  if (graph_ == nullptr) device_free(p, stream_);  // a graph frees its own when it is destroyed
+  p = nullptr;
 }
 
 void gpu_call::finish() {
   for (redirect* r : {&index_redirect_, &value_redirect_}) {
     if (r->temp == nullptr) continue;
     check(cudaMemcpyAsync(r->final, r->temp, r->bytes, cudaMemcpyDefault, stream_), "copying results back");
-    device_free(r->temp, stream_);
-    r->temp = nullptr;
+    drop(r->temp);
   }
-  device_free(staged_input_, stream_);
-  staged_input_ = nullptr;
+  drop(staged_input_);
   if (host_memory_) {
     host_memory_ = false;
     check(cudaStreamSynchronize(stream_), "waiting for the GPU");
@@ -118,10 +141,9 @@ gpu_call::~gpu_call() { release(); }
 
 void gpu_call::release() noexcept {
   // Error paths: give back what is still held, in stream order, and never throw.
-  device_free(index_redirect_.temp, stream_);
-  device_free(value_redirect_.temp, stream_);
-  device_free(staged_input_, stream_);
-  index_redirect_.temp = value_redirect_.temp = staged_input_ = nullptr;
+  drop(index_redirect_.temp);
+  drop(value_redirect_.temp);
+  drop(staged_input_);
   if (host_memory_) cudaStreamSynchronize(stream_);  // the caller's host memory may go away
   host_memory_ = false;
   if (previous_device_ >= 0) cudaSetDevice(previous_device_);

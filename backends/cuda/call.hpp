@@ -1,7 +1,9 @@
 // One reduction's dealings with CUDA memory, for the cuda and thrust backends alike:
-// checks that every pointer is where the caller declared it, picks the device, stages a
-// host input to the GPU, gives the kernels aligned device outputs, and on finish() copies
-// results back and synchronizes when host memory is involved.
+// checks that every pointer is where the caller declared it, picks the device and checks
+// argx has kernels for it, stages a host input to the GPU, gives the kernels aligned device
+// outputs, and on finish() copies results back and synchronizes when host memory is involved.
+// On a stream being captured into a CUDA graph, every temporary buffer belongs to the
+// graph (graph_memory.hpp), nothing is synchronized, and pageable host memory is refused.
 #pragma once
 
 #include <cstddef>
@@ -24,6 +26,8 @@ class gpu_call {
 
   int device() const noexcept { return device_; }
   cudaStream_t stream() const noexcept { return stream_; }
+  /// The graph the stream is being captured into, or null.
+  cudaGraph_t graph() const noexcept { return graph_; }
   /// The plan with its data in device-readable memory, aligned to the element size.
   const plan& input() const noexcept { return input_; }
   /// Where kernels write indices and values (device-readable, aligned).
@@ -40,11 +44,14 @@ class gpu_call {
     std::size_t bytes = 0;
   };
   void release() noexcept;
+  void* scratch(std::size_t bytes, const char* what);
+  void drop(void*& scratch) noexcept;
   void* target_for(void* ptr, memory_space declared, std::size_t elem, std::size_t bytes, const char* what,
                    redirect& r);
 
   const char* backend_;
   cudaStream_t stream_;
+  cudaGraph_t graph_ = nullptr;
   int device_ = 0, previous_device_ = -1;
   bool host_memory_ = false;
   plan input_;

@@ -1,6 +1,6 @@
 // Host dispatch of the cuda backend: memory via gpu_call, the plan lowered to a layout,
-// the launch from the layout and the device's residency, the workspace of the stream, then
-// one kernel launch.
+// the launch from the layout and the device's residency, the workspace (the stream's, or
+// the graph's under capture), then one kernel launch.
 #include <map>
 #include <mutex>
 #include <utility>
@@ -9,6 +9,7 @@
 #include "call.hpp"
 #include "dispatch.hpp"
 #include "enqueue.hpp"
+#include "workspace.hpp"
 
 namespace argx::detail {
 namespace {
@@ -37,10 +38,11 @@ void run_cuda(const plan& p, const outputs& out, stream_handle stream) {
   gpu::gpu_call call(p, out, stream, "cuda");
   const gpu::layout l = gpu::make_layout(call.input());
   const gpu::launch_config c = gpu::choose_launch(l, residency_for(call.device(), l.type), gpu::device(call.device()).limits);
-  gpu::workspace_ptrs ws{};
+  gpu::workspace_lease ws{};
   if (c.counters > 0 || c.slots > 0 || c.partials > 0)
-    ws = gpu::workspace(call.device(), call.stream(), c.counters, c.slots, c.partials);
-  visit_dtype(l.type, [&](auto d) { gpu::enqueue<decltype(d)::value>(c, l, call.targets(), ws, call.stream()); });
+    ws = gpu::workspace(call.device(), call.stream(), call.graph(), c.counters, c.slots, c.partials);
+  visit_dtype(l.type, [&](auto d) { gpu::enqueue<decltype(d)::value>(c, l, call.targets(), ws.ptrs, call.stream()); });
+  gpu::workspace_done(ws, call.stream());
   gpu::check(cudaGetLastError(), "launching the argmax kernel");
   call.finish();
 }

@@ -64,10 +64,15 @@ __device__ __forceinline__ key_params loop_keys(key_params kp) {
 
 namespace plain_detail {
 
+// The larger of a and b, or the canonical NaN (0x7fffffff) when either is NaN.
 __device__ __forceinline__ float max_nan(float a, float b) {
+#if __CUDA_ARCH__ >= 800
   float r;
   asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
   return r;
+#else  // max.NaN needs sm_80: plain max (the same on numbers, ±0 included) after a NaN test
+  return a != a || b != b ? __int_as_float(0x7fffffff) : fmaxf(a, b);
+#endif
 }
 
 template <class T>

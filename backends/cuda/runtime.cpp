@@ -1,5 +1,4 @@
-// CUDA runtime glue: errors, device facts, allocation, workspaces, staging, and the public
-// device queries (argx::gpus, built_with_cuda) and locate().
+// CUDA runtime glue: errors, device facts, allocation and staging.
 #include "runtime.hpp"
 
 #include <algorithm>
@@ -11,53 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include <argx/devices.hpp>
 #include <argx/error.hpp>
 
-#include "../common/backend.hpp"
-
-namespace argx {
-
-bool built_with_cuda() noexcept { return true; }
-
-std::vector<gpu_info> gpus() {
-  std::vector<gpu_info> out;
-  if (!detail::cuda_usable()) return out;
-  int n = 0;
-  detail::gpu::check(cudaGetDeviceCount(&n), "counting CUDA devices");
-  for (int i = 0; i < n; ++i) {
-    cudaDeviceProp prop{};
-    detail::gpu::check(cudaGetDeviceProperties(&prop, i), "reading device properties");
-    out.push_back(gpu_info{i, prop.name, prop.major, prop.minor, prop.multiProcessorCount,
-                           static_cast<std::uint64_t>(prop.totalGlobalMem)});
-  }
-  return out;
-}
-
-namespace detail {
-
-bool cuda_usable() noexcept {
-  static const bool usable = [] {
-    int n = 0;
-    const bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-    cudaGetLastError();  // "no device" must not linger as the thread's last error
-    return ok;
-  }();
-  return usable;
-}
-
-// Managed memory is host-readable, so it counts as host here: CPU backends may read it.
-memory_space locate(const void* ptr) noexcept {
-  if (ptr == nullptr || !cuda_usable()) return memory_space::host;
-  cudaPointerAttributes a{};
-  if (cudaPointerGetAttributes(&a, ptr) != cudaSuccess) {
-    cudaGetLastError();
-    return memory_space::host;
-  }
-  return a.type == cudaMemoryTypeDevice ? memory_space::device : memory_space::host;
-}
-
-namespace gpu {
+namespace argx::detail::gpu {
 
 void check(cudaError_t e, const char* what) {
   if (e == cudaSuccess) return;
@@ -96,8 +51,6 @@ pointer_info inspect(const void* ptr) {
   return pointer_info{a.type, a.device};
 }
 
-namespace {
-
 bool pools_supported(int device) {
   static std::mutex m;
   static std::map<int, bool> known;
@@ -109,6 +62,8 @@ bool pools_supported(int device) {
   cudaGetLastError();
   return known[device] = ok;
 }
+
+namespace {
 
 int current_device() {
   int d = 0;
@@ -137,51 +92,6 @@ void device_free(void* ptr, cudaStream_t stream) noexcept {
     return;
   }
   cudaGetLastError();
-}
-
-// ---- workspaces ------------------------------------------------------------------------------
-
-namespace {
-
-struct workspace_block {
-  char* base = nullptr;
-  std::size_t counters = 0, slots = 0, partials = 0;  // capacities
-};
-
-std::size_t grow(std::size_t have, std::size_t need) {
-  std::size_t n = std::max<std::size_t>(have, 256);
-  while (n < need) n *= 2;
-  return n;
-}
-
-std::size_t round256(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
-
-}  // namespace
-
-workspace_ptrs workspace(int device, cudaStream_t stream, std::size_t counters, std::size_t slots, std::size_t partials) {
-  static std::mutex m;
-  static std::map<std::pair<int, cudaStream_t>, workspace_block> blocks;
-  std::lock_guard<std::mutex> lock(m);
-  workspace_block& w = blocks[{device, stream}];
-  if (w.base == nullptr || counters > w.counters || slots > w.slots || partials > w.partials) {
-    workspace_block next;
-    next.counters = grow(w.counters, counters);
-    next.slots = grow(w.slots, slots);
-    next.partials = grow(w.partials, partials);
-    // Counters and slots first, both zeroed once here; every kernel leaves them zero.
-    const std::size_t zeroed = round256(next.counters * sizeof(unsigned)) + round256(next.slots * 8);
-    next.base = static_cast<char*>(device_alloc(zeroed + next.partials * partial_bytes, stream, "allocating the workspace"));
-    const cudaError_t e = cudaMemsetAsync(next.base, 0, zeroed, stream);
-    if (e != cudaSuccess) {
-      device_free(next.base, stream);
-      check(e, "clearing the workspace counters");
-    }
-    device_free(w.base, stream);  // after the launches already queued on this stream
-    w = next;
-  }
-  const std::size_t cbytes = round256(w.counters * sizeof(unsigned)), sbytes = round256(w.slots * 8);
-  return workspace_ptrs{reinterpret_cast<unsigned*>(w.base), reinterpret_cast<unsigned long long*>(w.base + cbytes),
-                        w.base + cbytes + sbytes};
 }
 
 // ---- pinned staging ---------------------------------------------------------------------------
@@ -236,6 +146,4 @@ void copy_host_to_device(void* dst, const void* src, std::size_t bytes, bool src
   }
 }
 
-}  // namespace gpu
-}  // namespace detail
-}  // namespace argx
+}  // namespace argx::detail::gpu

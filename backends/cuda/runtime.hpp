@@ -1,5 +1,5 @@
 // CUDA runtime glue shared by the cuda and thrust backends: error mapping, device facts,
-// device memory, the per-stream workspace and pinned staging of host memory.
+// device memory and pinned staging of host memory.
 #pragma once
 
 #include <cstddef>
@@ -35,12 +35,8 @@ pointer_info inspect(const void* ptr);
 void* device_alloc(std::size_t bytes, cudaStream_t stream, const char* what);
 /// Frees device_alloc memory after the work queued on `stream` so far. Never throws.
 void device_free(void* ptr, cudaStream_t stream) noexcept;
-
-/// The workspace of (device, stream), grown to hold at least `counters` arrival counters
-/// and `slots` packed candidates (all zero between launches) and `partials` partial
-/// candidates. Work on one stream runs in order, so one workspace per stream is never used
-/// by two launches at once.
-workspace_ptrs workspace(int device, cudaStream_t stream, std::size_t counters, std::size_t slots, std::size_t partials);
+/// Whether `device` has stream-ordered memory pools (cudaMallocAsync).
+bool pools_supported(int device);
 
 /// Copies host memory to device memory on `stream`. Pageable memory goes through pinned
 /// staging buffers in chunks (the copy of one chunk overlaps the staging of the next);

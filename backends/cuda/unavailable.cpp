@@ -9,10 +9,12 @@ namespace argx {
 
 std::vector<gpu_info> gpus() { return {}; }
 bool built_with_cuda() noexcept { return false; }
+const char* cuda_archs() noexcept { return ""; }
 
 namespace detail {
 
 bool cuda_usable() noexcept { return false; }
+std::string cuda_unavailable_reason() { return "argx was built without CUDA"; }
 memory_space locate(const void*) noexcept { return memory_space::host; }
 
 void run_cuda(const plan&, const outputs&, stream_handle) {

@@ -2,12 +2,16 @@
 # One GPU session: the GPU tests, compute-sanitizer, the profiler, the benchmarks and the
 # differential fuzzer, as steps; logs and results go to $OUT.
 #   bench/cuda/run_gpu.sh STEP...
-#     tests      every backend/api/numpy/GPU test program (test_gpu in full)
+#     tests      every backend/api/numpy/GPU test program (test_gpu in full, test_gpu_fresh: no
+#                context from CPU calls, their cost, a first call under capture)
 #     sanitizer  compute-sanitizer memcheck, racecheck, synccheck on the GPU test subsets
 #     ncu        counters of a few argx kernels of the benchmark table
 #     bench      the benchmark table (gpu_bench + torch_bench.py)
 #     sweep      the random-shape sweep (gpu_sweep + sweep_report.py with torch)
 #     fuzz=S     `argx fuzz` on seq, cuda and thrust for S seconds
+#     archs      a library built for sm_75 only (build dir b75): with PTX compilation disabled
+#                argx info must say cuda is unusable and name the architecture to add; with
+#                it, the backend tests run the sm_75 code paths (compiled by the driver)
 # The binaries come from a build here (meson, nvcc and g++ of the machine) or, with
 # ARGX_PREBUILT=DIR, from a folder made by bench/cuda/pack_prebuilt.sh on another machine.
 # DEADLINE (seconds, default 560) bounds the sanitizer step.
@@ -48,18 +52,19 @@ for step in "$@"; do
   case $step in
     tests)
       export ARGX_NUMPY_CASES=$(bin tests/numpy_cases.bin)
-      for t in tests/test_seq tests/test_cuda tests/test_thrust tests/test_api tests/test_numpy tests/cuda/test_gpu; do
+      for t in tests/test_seq tests/test_cuda tests/test_thrust tests/test_api tests/test_numpy tests/cuda/test_gpu tests/cuda/test_gpu_fresh; do
         timeout 300 "$(bin $t)" >>"$OUT/tests.log" 2>&1
         echo "$t: exit $?" | tee -a "$OUT/tests.log"
       done
-      grep -E "^\[doctest\] (test cases|assertions)" "$OUT/tests.log"
+      grep -E "^\[doctest\] (test cases|assertions)|^  (first call|before|once)|grew by|kernel paths captured" "$OUT/tests.log"
+      "$(bin tools/argx)" info | tee -a "$OUT/tests.log"
       ;;
     sanitizer)
       export ARGX_GPU_TEST_QUICK=1
       cs="compute-sanitizer --error-exitcode 9 --print-limit 20"
       tg=$(bin tests/cuda/test_gpu)
       {
-        echo "== memcheck: test_gpu (quick cases, device blocks, memory, streams)"
+        echo "== memcheck: test_gpu (quick cases, device blocks, memory, streams, graphs, resources)"
         timeout $(( $(left) / 3 )) $cs --tool memcheck "$tg" -tce="large*,classes: all 16*,memory: an allocation*"; echo "exit $?"
         echo "== racecheck: test_gpu (device blocks, kernel paths)"
         timeout $(( $(left) / 2 )) $cs --tool racecheck "$tg" -tc="device blocks*,classes: every*,classes: ties*"; echo "exit $?"
@@ -94,6 +99,15 @@ for step in "$@"; do
       timeout $(( ${step#fuzz=} + 60 )) "$(bin tools/argx)" fuzz --seconds "${step#fuzz=}" --seed "${FUZZ_SEED:-31}" \
         --backends seq,cuda,thrust >"$OUT/fuzz.log" 2>&1
       echo "fuzz: exit $?"; tail -5 "$OUT/fuzz.log"
+      ;;
+    archs)
+      { meson setup b75 -Dtbb=disabled -Dsimd=disabled -Dgpu_archs=75 -Dtests=enabled ${deps:-} &&
+        ninja -C b75 -j16 tools/argx tests/test_cuda tests/test_api; } >"$OUT/archs-build.log" 2>&1 \
+        || { tail -40 "$OUT/archs-build.log"; exit 1; }
+      CUDA_DISABLE_PTX_JIT=1 b75/tools/argx info | tee "$OUT/archs.log"
+      CUDA_DISABLE_PTX_JIT=1 b75/tests/test_api >>"$OUT/archs.log" 2>&1; echo "test_api without a kernel image: exit $?" | tee -a "$OUT/archs.log"
+      timeout 300 b75/tests/test_cuda >>"$OUT/archs.log" 2>&1; echo "test_cuda on compute_75 PTX: exit $?" | tee -a "$OUT/archs.log"
+      grep -E "^\[doctest\] (test cases|assertions)" "$OUT/archs.log"
       ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac

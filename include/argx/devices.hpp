@@ -16,13 +16,20 @@ struct gpu_info {
   int compute_major = 0, compute_minor = 0;
   int multiprocessors = 0;
   std::uint64_t memory_bytes = 0;
+  /// argx was built for this GPU's architecture (machine code for it, or PTX it can
+  /// compile; see cuda_archs()). When false, argx::cuda raises backend_unavailable there.
+  bool supported = false;
 };
 
-/// The GPUs usable here; empty when argx was built without CUDA or no GPU is present.
+/// The GPUs present here; empty when argx was built without CUDA or no GPU is present.
 std::vector<gpu_info> gpus();
 
 /// True when argx was compiled with the CUDA backend (whether or not a GPU is present).
 bool built_with_cuda() noexcept;
+
+/// The GPU architectures argx's kernels were built for, as nvcc names them
+/// ("sm_75 sm_80 sm_90 compute_90": machine code, then PTX); "" without CUDA.
+const char* cuda_archs() noexcept;
 
 /// The instruction set the tbb backend's SIMD kernels use on this CPU ("AVX2", "AVX3",
 /// "NEON", ...); "plain" when argx was built without SIMD kernels; "" without oneTBB.

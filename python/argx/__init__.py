@@ -37,8 +37,9 @@ def available(backend):
 
 
 def gpus():
-    """The CUDA devices argx can use: a list of dicts (ordinal, name, compute_capability,
-    multiprocessors, memory_bytes); empty without CUDA or without a GPU."""
+    """The CUDA devices present: a list of dicts (ordinal, name, compute_capability,
+    multiprocessors, memory_bytes, supported: argx was built for its architecture); empty
+    without CUDA or without a GPU."""
     return _core.gpus()
 
 

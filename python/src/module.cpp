@@ -59,6 +59,7 @@ NB_MODULE(_core, m) {
       d["compute_capability"] = nb::make_tuple(g.compute_major, g.compute_minor);
       d["multiprocessors"] = g.multiprocessors;
       d["memory_bytes"] = g.memory_bytes;
+      d["supported"] = g.supported;
       out.append(d);
     }
     return out;

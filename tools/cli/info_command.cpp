@@ -14,7 +14,7 @@ int info_command(const args& a) {
   bool help = false;
   if (!opts.parse(a, help).empty()) throw usage_error("info takes no arguments");
   if (help) {
-    std::printf("usage: argx info\n\nPrints the argx version, which backends are built and usable here, and the GPUs.\n");
+    std::printf("usage: argx info\n\nPrints the argx version, which backends are built and usable here (and why not), the GPU\narchitectures argx was built for, and the GPUs.\n");
     return 0;
   }
   std::printf("argx %s\n", version_string);
@@ -26,11 +26,13 @@ int info_command(const args& a) {
   const char* simd = cpu_simd_target();
   std::printf("tbb SIMD target: %s\n", *simd ? simd : "none (built without oneTBB)");
   std::printf("built with CUDA: %s\n", built_with_cuda() ? "yes" : "no");
+  if (built_with_cuda()) std::printf("GPU architectures built: %s\n", cuda_archs());
   const auto gs = gpus();
   if (gs.empty()) std::printf("GPUs: none\n");
   for (const auto& g : gs)
-    std::printf("GPU %d: %s, compute capability %d.%d, %d SMs, %.1f GiB\n", g.ordinal, g.name.c_str(), g.compute_major,
-                g.compute_minor, g.multiprocessors, static_cast<double>(g.memory_bytes) / (1024.0 * 1024.0 * 1024.0));
+    std::printf("GPU %d: %s, compute capability %d.%d, %d SMs, %.1f GiB%s\n", g.ordinal, g.name.c_str(), g.compute_major,
+                g.compute_minor, g.multiprocessors, static_cast<double>(g.memory_bytes) / (1024.0 * 1024.0 * 1024.0),
+                g.supported ? "" : ", no argx kernels for it (see the cuda line above)");
   std::printf("dtypes:");
   for (int t = 0; t < dtype_count; ++t) std::printf(" %s", std::string(name(static_cast<dtype>(t))).c_str());
   std::printf("\n");

@@ -1,0 +1,109 @@
+#include "cases.hpp"
+
+#include <cstdlib>
+
+namespace argx_gpu_test {
+
+using namespace argx_test;
+using argx::dtype;
+
+host_tensor make_case(rng& r, dtype t, const shape_case& c) {
+  host_tensor x = random_tensor(r, t, c.extents);
+  const int last = x.rank() - 1;
+  switch (c.how) {
+    case shape_case::view::plain: return x;
+    case shape_case::view::slice_mid: return x.sliced(1, 1, c.extents[1], 2);
+    case shape_case::view::skip_first: return x.sliced(last, 1, c.extents[last]);
+    case shape_case::view::transpose01: return x.transposed(0, 1);
+    case shape_case::view::flip_last: return x.flipped(last);
+    case shape_case::view::broadcast0: return x.broadcast(0, 3);
+    case shape_case::view::flip_first: return x.flipped(0);
+    case shape_case::view::step_last: return x.sliced(last, 0, c.extents[last], 2);
+    case shape_case::view::broadcast_kept: return x.broadcast(0, 4);  // dim 0 (extent 1) kept, repeated
+    case shape_case::view::flip_all: {
+      for (int d = 0; d <= last; ++d) x = x.flipped(d);
+      return x;
+    }
+  }
+  return x;
+}
+
+std::vector<shape_case> cases() {
+  using v = shape_case::view;
+  std::vector<shape_case> cs;
+  // flat: one warp, team/block switch-over, one block, many blocks meeting in one launch
+  for (std::int64_t n : {1, 2, 3, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025,
+                         2047, 2048, 2049, 4097, 8191, 8192, 8193, 16385, 65537, 262147, (1 << 20) + 3, (3 << 20) + 5})
+    cs.push_back({"flat " + std::to_string(n), {n}, {}});
+  cs.push_back({"flat, start not 16-byte aligned", {70003}, {}, v::skip_first});
+  cs.push_back({"flat, start not 16-byte aligned, split", {(1 << 20) + 9}, {}, v::skip_first});
+  cs.push_back({"flat, reversed (walked forwards, ties flipped)", {100000}, {}, v::flip_last});
+  cs.push_back({"flat of a reversed 2-d view", {300, 501}, {}, v::flip_all});
+  // rows: windows in registers (any length and alignment), teams, blocks, split rows
+  for (auto [rows, len] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {1000, 2}, {777, 3}, {4096, 7}, {3000, 31}, {3000, 32}, {2000, 33}, {1500, 64}, {1000, 100}, {300, 255},
+           {300, 256}, {100, 1000}, {70, 1024}, {64, 4097}, {10, 50000}, {3, 300001}, {2, (1 << 21) + 1},
+           {300000, 5}, {40000, 48}, {50000, 33}, {20000, 129}, {5000, 1021}})
+    cs.push_back({"rows " + std::to_string(rows) + "x" + std::to_string(len), {rows, len}, {1}});
+  cs.push_back({"rows starting at every alignment", {100, 1001}, {1}, v::skip_first});
+  cs.push_back({"short rows starting at every alignment", {3000, 20}, {1}, v::skip_first});
+  cs.push_back({"rows of a sliced 3-d view", {6, 9, 70}, {2}, v::slice_mid});
+  cs.push_back({"rows of a sliced 3-d view, long", {4, 5, 30000}, {2}, v::slice_mid});
+  cs.push_back({"reversed rows (walked forwards)", {2000, 37}, {1}, v::flip_last});
+  cs.push_back({"reversed long rows", {3, 70001}, {1}, v::flip_last});
+  cs.push_back({"rows of a reversed outer dim", {500, 45}, {1}, v::flip_first});
+  cs.push_back({"rows repeated along a broadcast kept dim", {1, 700, 43}, {2}, v::broadcast_kept});
+  // several reduced dims with a contiguous last one: runs of a slice, short and long
+  cs.push_back({"dims 0 and 2, short runs", {30, 500, 7}, {0, 2}});
+  cs.push_back({"dims 0 and 2, runs of 33", {40, 300, 33}, {0, 2}});
+  cs.push_back({"dims 0 and 2, long runs", {6, 20, 5000}, {0, 2}});
+  cs.push_back({"dims 0 and 2, few long slices", {200, 3, 3001}, {0, 2}});
+  cs.push_back({"dims 0 and 2, long slices", {300, 40, 70}, {0, 2}});
+  cs.push_back({"dims 1 and 3", {5, 40, 6, 35}, {1, 3}});
+  cs.push_back({"flat with a reversed outer dim (runs forwards)", {70, 999}, {}, v::flip_first});
+  cs.push_back({"flat with a reversed last dim (runs backwards)", {50, 999}, {}, v::flip_last});
+  cs.push_back({"dims 0 and 1, last reversed", {40, 300}, {0, 1}, v::flip_last});
+  // columns: aligned and shifted inner dims, narrow types packed, split rows meeting
+  for (auto e : std::vector<argx::shape>{{1, 1000, 64}, {3, 17, 5}, {2, 5000, 4}, {100, 8, 32}, {1, 100000, 3},
+                                         {5, 300, 1000}, {1, 20000, 64}, {7, 33, 129}, {200, 10, 21}, {1, 30000, 37},
+                                         {2, 40000, 9}, {1, 70000, 300}})
+    cs.push_back({"strided " + to_string(e), e, {1}});
+  cs.push_back({"dim 0 of 4096x36", {4096, 36}, {0}});
+  cs.push_back({"dim 0 of 3x50000", {3, 50000}, {0}});
+  cs.push_back({"dim 0 of 5105x350", {5105, 350}, {0}});
+  cs.push_back({"strided, outer dim sliced", {9, 100, 64}, {2}, v::slice_mid});  // reduce inner of a slice: rows
+  cs.push_back({"strided with a sliced middle", {6, 40, 48}, {0}, v::slice_mid});
+  cs.push_back({"columns starting past a boundary", {300, 77}, {0}, v::skip_first});
+  cs.push_back({"rows of a transposed matrix (columns)", {300, 200}, {1}, v::transpose01});
+  cs.push_back({"columns reversed", {400, 71}, {0}, v::flip_last});
+  cs.push_back({"dims 0 and 1 of a sliced 3-d view (columns, two reduced axes)", {20, 30, 40}, {0, 1}, v::slice_mid});
+  // no unit stride: element by element
+  cs.push_back({"all dims of a transposed matrix", {300, 200}, {}, v::transpose01});
+  cs.push_back({"all dims of a transposed matrix, large", {2000, 1500}, {}, v::transpose01});
+  cs.push_back({"all dims of a transposed matrix of short columns", {20000, 9}, {}, v::transpose01});
+  cs.push_back({"every other element of each row", {500, 61}, {1}, v::step_last});
+  cs.push_back({"every other element, flat", {300001}, {}, v::step_last});
+  cs.push_back({"broadcast dim reduced", {1, 4000}, {0, 1}, v::broadcast0});
+  cs.push_back({"dims 1 and 2 of a transposed 3-d view", {20, 30, 40}, {0, 2}, v::transpose01});
+  return cs;
+}
+
+bool quick() { return std::getenv("ARGX_GPU_TEST_QUICK") != nullptr; }
+
+bool is_large(const shape_case& c) {
+  std::int64_t n = 1;
+  for (auto e : c.extents) n *= e;
+  return n > (1 << 19);
+}
+
+const std::vector<std::string>& kernel_paths() {
+  static const std::vector<std::string> all = {
+      "windows lanes=1 slots=2", "windows lanes=2-16 slots=4", "windows lanes=2-16 slots=8", "windows lanes=32 slots=8",
+      "runs_team lanes=2-16", "runs_team lanes=32", "runs_team lanes=32 short", "runs_block", "runs_block split",
+      "runs_block short split", "columns aligned", "columns shifted", "columns shifted packed",
+      "columns shifted packed atomic", "columns shifted atomic", "columns aligned partials", "columns shifted partials",
+      "runs_unordered split", "runs_unordered short split", "elements_team", "elements_block split"};
+  return all;
+}
+
+}  // namespace argx_gpu_test
