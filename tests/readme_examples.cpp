@@ -17,6 +17,22 @@
 
 #include "device_memory.hpp"
 
+// README example: the opening one, at namespace scope as a reader would paste it (argx.hpp is
+// already included above, so its #include line changes nothing here).
+namespace opening {
+// README begin opening
+#include <argx/argx.hpp>
+
+std::vector<float> m = {1, 7, 7, 2,
+                        NAN, 0, 9, 9};
+auto x = argx::make_view(m, {2, 4});
+auto r = argx::argmax(argx::automatic, x, {.dims = {1}});
+// r.indices == {1, 0}: the first 7 (ties go to the first), then the NaN (NaN propagates)
+// README end opening
+}  // namespace opening
+
+TEST_CASE("README: the opening example") { CHECK(opening::r.indices == std::vector<std::int64_t>{1, 0}); }
+
 // README example: GPU. Runs where argx has CUDA and a GPU; compiles everywhere.
 // README begin gpu
 // d_x: rows*cols floats in GPU memory, d_idx: rows int64 in GPU memory, stream: a

@@ -10,7 +10,8 @@ build=$1
 dest=$2
 rm -rf "$dest"
 mkdir -p "$dest"
-for f in libargx.so tests/test_seq tests/test_cuda tests/test_thrust tests/test_api tests/test_numpy \
+cp -P "$build"/libargx.so* "$dest/"  # the library under its SONAME (libargx.so.0.1), with its links
+for f in tests/test_seq tests/test_cuda tests/test_thrust tests/test_api tests/test_numpy \
          tests/numpy_cases.bin tests/cuda/test_gpu bench/cuda/gpu_bench bench/cuda/gpu_sweep tools/argx; do
   cp "$build/$f" "$dest/"
 done

@@ -38,7 +38,8 @@ else
     export PKG_CONFIG_PATH=$PWD/.gpu-deps/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
     deps="-Dcmake_prefix_path=$PWD/.gpu-deps"
   fi
-  { [ -f $b/build.ninja ] || meson setup $b -Dtbb=disabled -Dsimd=disabled -Dgpu_archs=90 ${deps:-} && ninja -C $b -j16; } >"$OUT/build.log" 2>&1 \
+  { { [ -f $b/build.ninja ] || meson setup $b -Dtbb=disabled -Dsimd=disabled -Dgpu_archs=90 ${deps:-}; } &&
+    ninja -C $b -j16 && ninja -C $b -j16 benchmarks; } >"$OUT/build.log" 2>&1 \
     || { tail -40 "$OUT/build.log"; exit 1; }
   echo "build: $(( $(date +%s) - start )) s" | tee -a "$OUT/tests.log"
 fi

@@ -6,6 +6,8 @@
 // This header is plain C++: it compiles with any C++20 compiler, GPU or not.
 #pragma once
 
+#include "config.hpp"  // first: the C++20 check
+
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -17,7 +19,7 @@
 #include "policy.hpp"
 #include "spec.hpp"
 #include "tensor_view.hpp"
-#include "version.hpp"
+#include <argx/version.hpp>  // generated into the build tree
 
 namespace argx {
 

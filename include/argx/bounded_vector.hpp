@@ -2,11 +2,12 @@
 // allocation, trivially copyable into kernels.
 #pragma once
 
+#include "config.hpp"  // first: the C++20 check
+
 #include <cstddef>
 #include <initializer_list>
 #include <span>
 
-#include "config.hpp"
 #include "error.hpp"
 
 namespace argx {

@@ -1,6 +1,8 @@
 // What GPUs this process can see (empty without CUDA or without a GPU).
 #pragma once
 
+#include "config.hpp"  // first: the C++20 check
+
 #include <cstdint>
 #include <string>
 #include <vector>

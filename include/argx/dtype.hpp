@@ -1,6 +1,8 @@
 // Element types argx reduces, and the plain storage types for half and bfloat16.
 #pragma once
 
+#include "config.hpp"  // first: the C++20 check
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>

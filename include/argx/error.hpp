@@ -1,6 +1,8 @@
 // argx::error: the one exception type every argx function throws.
 #pragma once
 
+#include "config.hpp"  // first: the C++20 check
+
 #include <stdexcept>
 #include <string>
 #include <utility>

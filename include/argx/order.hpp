@@ -6,10 +6,11 @@
 // The combine is associative and commutative, so any split of the work gives one answer.
 #pragma once
 
+#include "config.hpp"  // first: the C++20 check
+
 #include <cstdint>
 #include <type_traits>
 
-#include "config.hpp"
 #include "dtype.hpp"
 
 namespace argx {

@@ -6,11 +6,12 @@
 // copied: the plan only re-describes the strides.
 #pragma once
 
+#include "config.hpp"  // first: the C++20 check
+
 #include <cstdint>
 #include <limits>
 #include <string>
 
-#include "config.hpp"
 #include "error.hpp"
 #include "order.hpp"
 #include "spec.hpp"

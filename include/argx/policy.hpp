@@ -1,6 +1,8 @@
 // Execution policies: which backend runs a reduction, in the style of std::execution.
 #pragma once
 
+#include "config.hpp"  // first: the C++20 check
+
 #include <cstdint>
 #include <optional>
 #include <string_view>

@@ -1,6 +1,8 @@
 // What to compute: which dims to reduce and how to order the elements.
 #pragma once
 
+#include "config.hpp"  // first: the C++20 check
+
 #include <cstdint>
 
 #include "bounded_vector.hpp"

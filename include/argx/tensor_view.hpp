@@ -1,6 +1,8 @@
 // Non-owning views of tensors: the input (read-only, any strides) and outputs (contiguous).
 #pragma once
 
+#include "config.hpp"  // first: the C++20 check
+
 #include <cstdint>
 #include <initializer_list>
 #include <iterator>

@@ -14,6 +14,8 @@
 // Header-only; link with argx as for any argx call.
 #pragma once
 
+#include "config.hpp"  // first: the C++20 check
+
 #include <charconv>
 #include <cmath>
 #include <cstdint>

@@ -60,14 +60,14 @@ std::string nested(const std::vector<std::int64_t>& v, const shape& extents) {
   return out;
 }
 
-// The timing tensor: rows of repeating values with a few NaNs (deterministic).
+// The timing tensor: rows of repeating values (deterministic) and no NaN, so every backend
+// reads all of it: a NaN ends a scan under nan=propagate, and the row would time an early exit.
 std::vector<float> timing_tensor(std::int64_t rows, std::int64_t cols) {
   std::vector<float> v(static_cast<std::size_t>(rows * cols));
   std::uint32_t h = 12345;
   for (auto& x : v) {
     h = h * 1664525u + 1013904223u;
     x = static_cast<float>((h >> 8) % 1000) / 8.0f;  // values repeat: plenty of ties
-    if ((h >> 4) % 100000 == 0) x = nan_;
   }
   return v;
 }
@@ -134,7 +134,8 @@ int demo_command(const args& a) {
   const std::vector<float> big = timing_tensor(rows, cols);
   const tensor_view t = make_view(big.data(), {rows, cols});
   const double gb = static_cast<double>(big.size() * sizeof(float)) / 1e9;
-  std::printf("\ntiming: float32 (%lld, %lld), argmax, median of %d runs after a warm-up (ms, GB/s of input read)\n",
+  std::printf("\ntiming: float32 (%lld, %lld) without NaN, argmax, median of %d runs after a warm-up "
+              "(ms, GB/s of input read)\n",
               static_cast<long long>(rows), static_cast<long long>(cols), repeat);
   if (std::find(backends.run.begin(), backends.run.end(), backend::cuda) != backends.run.end() ||
       std::find(backends.run.begin(), backends.run.end(), backend::thrust) != backends.run.end())

@@ -4,6 +4,8 @@
 #include <exception>
 #include <string>
 
+#include <argx/version.hpp>
+
 #include "commands.hpp"
 #include "failure.hpp"
 
@@ -19,7 +21,7 @@ constexpr const char* usage_text =
     "  diff     one reduction on every backend, compared bit for bit\n"
     "  fuzz     random differential cases across backends\n"
     "\n"
-    "`argx <command> --help` lists a command's options.\n";
+    "`argx <command> --help` lists a command's options; `argx --version` prints the version.\n";
 
 }  // namespace
 
@@ -35,6 +37,10 @@ int main(int argc, char** argv) {
   const std::string command = argv[1];
   if (command == "--help" || command == "-h" || command == "help") {
     std::fputs(usage_text, stdout);
+    return 0;
+  }
+  if (command == "--version" || command == "-V") {
+    std::printf("argx %s\n", argx::version_string);
     return 0;
   }
   const args rest(argv + 2, argv + argc);

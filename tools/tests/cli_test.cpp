@@ -260,6 +260,15 @@ TEST_CASE("every malformed .npy is rejected with exit 1 and a clear message") {
   }
 }
 
+TEST_CASE("--version prints the library's version (meson.build's, through version.hpp)") {
+  sandbox sb;
+  for (const char* flag : {"--version", "-V"}) {
+    const ran r = sb.argx(flag);
+    CHECK(r.status == 0);
+    CHECK(r.out == std::string("argx ") + argx::version_string + "\n");
+  }
+}
+
 TEST_CASE("info, demo, diff and fuzz run and report agreement") {
   sandbox sb;
   ran r = sb.argx("info");
@@ -271,6 +280,7 @@ TEST_CASE("info, demo, diff and fuzz run and report agreement") {
   CHECK(r.out.find("all backends agree bit for bit: yes") != std::string::npos);
   CHECK(r.out.find("argmax dim=2 nan=propagate -> [[1 1 0 0] [0 0 2 0] [0 1 0 4]]") != std::string::npos);
   CHECK(r.out.find("argmax dim=2 nan=ignore    -> [[1 3 0 0] [-1 0 0 0] [0 3 0 4]]") != std::string::npos);
+  CHECK(r.out.find("timing: float32 (64, 256) without NaN") != std::string::npos);
 
   std::vector<double> ramp(4096);
   for (std::size_t i = 0; i < ramp.size(); ++i) ramp[i] = static_cast<double>(i % 97);
