@@ -18,7 +18,8 @@ types) has no torch time.
 import json
 import statistics
 import sys
-import time
+
+from cuda_events import time_ms
 
 MIB = 1 << 20
 
@@ -62,23 +63,6 @@ def torch_op(torch, view, case):
     kept = [d for d in range(x.dim()) if d not in dims]
     kept_shape = [x.shape[d] for d in kept]
     return lambda: fn(x.permute(*kept, *dims).reshape(*kept_shape, -1), dim=-1)
-
-
-def time_ms(torch, op, budget_s=0.25, max_reps=100):
-    for _ in range(3):
-        op()
-    torch.cuda.synchronize()
-    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    ms, start = [], time.time()
-    while len(ms) < max_reps:
-        a.record()
-        op()
-        b.record()
-        b.synchronize()
-        ms.append(a.elapsed_time(b))
-        if len(ms) >= 10 and time.time() - start > budget_s:
-            break
-    return statistics.median(ms)
 
 
 def add_torch(doc):

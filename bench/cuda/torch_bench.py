@@ -11,9 +11,9 @@ Without torch (or a GPU for it) the report is written without the torch column.
   python3 torch_bench.py gpu-bench.json bench/results/gpu-h200
 """
 import json
-import statistics
 import sys
-import time
+
+from cuda_events import time_ms
 
 
 def time_torch(case, budget_s=1.0, max_reps=200):
@@ -25,22 +25,10 @@ def time_torch(case, budget_s=1.0, max_reps=200):
         op = lambda: torch.argmax(x, dim=dims[0])
     else:
         op = lambda: torch.argmax(x)
-    for _ in range(5):
-        op()
-    torch.cuda.synchronize()
-    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    ms, start = [], time.time()
-    while len(ms) < max_reps:
-        a.record()
-        op()
-        b.record()
-        b.synchronize()
-        ms.append(a.elapsed_time(b))
-        if len(ms) >= 10 and time.time() - start > budget_s:
-            break
+    ms = time_ms(torch, op, budget_s, max_reps, warmup=5)
     del x
     torch.cuda.empty_cache()
-    return statistics.median(ms)
+    return ms
 
 
 def main():
