@@ -49,11 +49,11 @@ for std in c++20 c++23; do
 done
 export LD_LIBRARY_PATH="$prefix/$libdir"  # the consumers' own programs have no RPATH
 if [ $have_mpi = 1 ]; then
-  g++ -std=c++20 -O2 "$here/mpi_consumer.cpp" -o "$work/pkgconfig-mpi-consumer" $(pkg-config --cflags --libs argx-mpi)
+  g++ -std=c++20 -O2 "$here/mpi_consumer.cpp" -o "$work/pkgconfig-mpi-consumer" $(pkg-config $static --cflags --libs argx-mpi)
   "${mpirun[@]}" "$work/pkgconfig-mpi-consumer"
 fi
 if [ $have_nccl = 1 ]; then
-  g++ -std=c++20 -O2 "$here/nccl_consumer.cpp" -o "$work/pkgconfig-nccl-consumer" $(pkg-config --cflags --libs argx-nccl)
+  g++ -std=c++20 -O2 "$here/nccl_consumer.cpp" -o "$work/pkgconfig-nccl-consumer" $(pkg-config $static --cflags --libs argx-nccl)
   "$work/pkgconfig-nccl-consumer"
 fi
 echo "pkg-config consumers (-std=c++20, -std=c++23): ok (argx$([ $have_mpi = 1 ] && echo ", argx-mpi")$([ $have_nccl = 1 ] && echo ", argx-nccl"))"
