@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include <argx/detail/answer.hpp>
 #include <argx/order.hpp>
 #include <argx/plan.hpp>
 
@@ -85,14 +86,8 @@ template <dtype D>
 inline void store_winner(const plan& p, const outputs& out, std::int64_t o, std::int64_t slice_start,
                          candidate<dtype_key_t<D>> best) {
   const std::int64_t index = reported_index(best, p.keys, dtype_traits<D>::is_float);
-  if (p.index == index_type::int64)
-    static_cast<std::int64_t*>(out.indices)[o] = index;
-  else
-    static_cast<std::int32_t*>(out.indices)[o] = static_cast<std::int32_t>(index);
-  if (out.values) {
-    const dtype_bits_t<D> v = load_bits<D>(p.data, slice_start + reduced_offset(p, best.pos));
-    std::memcpy(static_cast<char*>(out.values) + o * static_cast<std::int64_t>(sizeof(v)), &v, sizeof(v));
-  }
+  store_index(out.indices, p.index, o, index);
+  if (out.values) store_value(out.values, o, load_bits<D>(p.data, slice_start + reduced_offset(p, best.pos)));
 }
 
 }  // namespace argx::detail::cpu

@@ -1,0 +1,29 @@
+// Writing one output's answer: the reported index in the plan's index type and the winning
+// element's bits. Every backend (CPU, CUDA, Thrust, distributed) writes through these, on
+// host and device, so an index is converted and a value copied the same way everywhere.
+#pragma once
+
+#include "../config.hpp"  // first: the C++20 check
+
+#include <cstdint>
+
+#include "../spec.hpp"
+
+namespace argx::detail {
+
+/// Writes `index` (a position, or -1 for an all-NaN slice) as output `at` of an index
+/// buffer of type `t`. An int32 buffer only ever receives indices the plan checked fit.
+ARGX_HOST_DEVICE inline void store_index(void* indices, index_type t, std::int64_t at, std::int64_t index) {
+  if (t == index_type::int64)
+    static_cast<std::int64_t*>(indices)[at] = index;
+  else
+    static_cast<std::int32_t*>(indices)[at] = static_cast<std::int32_t>(index);
+}
+
+/// Writes the winning element's raw bits as output `at` of a values buffer.
+template <class Bits>
+ARGX_HOST_DEVICE inline void store_value(void* values, std::int64_t at, Bits bits) {
+  static_cast<Bits*>(values)[at] = bits;
+}
+
+}  // namespace argx::detail
