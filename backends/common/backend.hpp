@@ -1,5 +1,5 @@
-// The interface between the frontend and the backends (internal, not installed).
-// Every backend receives a validated plan and checked output buffers.
+// The interface between the frontend and the backends (internal, not installed): what the
+// frontend knows of a backend, kept with the backend, and the outputs it writes.
 #pragma once
 
 #include <string>
@@ -18,21 +18,28 @@ struct outputs {
   memory_space values_space = memory_space::host;
 };
 
-// CPU backends (backends/cpu). run_tbb throws backend_unavailable when built without oneTBB.
-void run_seq(const plan& p, const outputs& out);
-void run_par(const plan& p, const outputs& out);
-void run_tbb(const plan& p, const outputs& out);
-bool tbb_built() noexcept;
+/// Everything the frontend needs of one backend. Each built backend defines its entry next
+/// to its code; src/backend_table.cpp lists them by tag and stands in for the ones this
+/// build lacks, so no other file asks which backends were built.
+struct backend_entry {
+  argx::backend tag;
+  bool host_only;                     ///< runs on the CPU: input and outputs must be host memory
+  bool (*usable)() noexcept;          ///< built into this library and able to run here
+  std::string (*unusable_reason)();   ///< why usable() is false (the backend_unavailable message)
+  void (*run)(const plan& p, const outputs& out, stream_handle stream);  ///< queue or run the reduction
+};
 
-// GPU backends (backends/cuda). Without CUDA they throw backend_unavailable.
-void run_cuda(const plan& p, const outputs& out, stream_handle stream);
-void run_thrust(const plan& p, const outputs& out, stream_handle stream);
-/// Built with CUDA, a GPU is present and argx has kernels the current GPU can run.
-bool cuda_usable() noexcept;
-/// Why cuda_usable() is false ("" when it is true): no CUDA, no GPU, or the GPU's
-/// architecture and the gpu_archs value to add.
-std::string cuda_unavailable_reason();
-/// The memory space a pointer lives in, as the CUDA driver reports it (host without CUDA).
-memory_space locate(const void* ptr) noexcept;
+extern const backend_entry seq_entry;     // backends/cpu/seq.cpp
+extern const backend_entry par_entry;     // backends/cpu/par.cpp
+extern const backend_entry tbb_entry;     // backends/cpu/tbb.cpp
+extern const backend_entry cuda_entry;    // backends/cuda/dispatch.cpp
+extern const backend_entry thrust_entry;  // backends/cuda/thrust.cu
+
+/// The entry of a backend tag; null for `automatic` and for codes outside the enum.
+const backend_entry* find_entry(backend b) noexcept;
+
+/// For entries: always usable, with no reason to give.
+inline bool always_usable() noexcept { return true; }
+inline std::string no_reason() { return {}; }
 
 }  // namespace argx::detail

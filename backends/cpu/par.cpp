@@ -42,10 +42,12 @@ void par_reduce(const plan& p, const outputs& out) {
   }
 }
 
-}  // namespace
-
-void run_par(const plan& p, const outputs& out) {
+void run_par(const plan& p, const outputs& out, stream_handle) {
   visit_dtype(p.type, [&](auto d) { par_reduce<decltype(d)::value>(p, out); });
 }
+
+}  // namespace
+
+const backend_entry par_entry{backend::par, true, always_usable, no_reason, run_par};
 
 }  // namespace argx::detail

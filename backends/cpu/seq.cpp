@@ -57,9 +57,8 @@ void tile_by_tile(const plan& p, const outputs& out) {
   }
 }
 
-}  // namespace
 
-void run_seq(const plan& p, const outputs& out) {
+void run_seq(const plan& p, const outputs& out, stream_handle) {
   visit_dtype(p.type, [&](auto d) {
     constexpr dtype D = decltype(d)::value;
     if (outputs_inside(p))
@@ -68,5 +67,9 @@ void run_seq(const plan& p, const outputs& out) {
       slice_by_slice<D>(p, out);
   });
 }
+
+}  // namespace
+
+const backend_entry seq_entry{backend::seq, true, always_usable, no_reason, run_seq};
 
 }  // namespace argx::detail

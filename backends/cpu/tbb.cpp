@@ -100,13 +100,7 @@ void run_rows(const job& j) {
   }
 }
 
-}  // namespace
-}  // namespace tbb_backend
-
-bool tbb_built() noexcept { return true; }
-
-void run_tbb(const plan& p, const outputs& out) {
-  using namespace tbb_backend;
+void run_tbb(const plan& p, const outputs& out, stream_handle) {
   const std::uint64_t top = visit_dtype(p.type, [&](auto d) { return std::uint64_t(cpu::simd::top_key<decltype(d)::value>(p.keys)); });
   const job j{p, out, cpu::simd::kernels().by_dtype[static_cast<int>(p.type)],
               cpu::simd::order_params{p.keys, p.ties_last}, static_cast<std::int64_t>(size_of(p.type)), top};
@@ -120,6 +114,11 @@ void run_tbb(const plan& p, const outputs& out) {
       return;
   }
 }
+
+}  // namespace
+}  // namespace tbb_backend
+
+const backend_entry tbb_entry{backend::tbb, true, always_usable, no_reason, tbb_backend::run_tbb};
 
 }  // namespace argx::detail
 

@@ -4,6 +4,16 @@
 
 #include <string>
 
+namespace argx::detail {
+
+/// The cuda and thrust backends' usable() and unusable_reason(): a GPU is present and argx
+/// has kernels the current GPU can run; else why not (no GPU, or its architecture and the
+/// gpu_archs value to add).
+bool cuda_usable() noexcept;
+std::string cuda_unavailable_reason();
+
+}  // namespace argx::detail
+
 namespace argx::detail::gpu {
 
 /// The kernels' architectures as nvcc names them: "sm_75 sm_80 sm_90 compute_90".

@@ -8,7 +8,7 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime_api.h>
 
-#include "../common/backend.hpp"
+#include <argx/devices.hpp>
 
 namespace argx::detail {
 namespace gpu {
@@ -95,8 +95,11 @@ bool context_exists() noexcept {
 
 }  // namespace gpu
 
+}  // namespace argx::detail
+
 // Managed memory is host-readable, so it counts as host here: CPU backends may read it.
-memory_space locate(const void* ptr) noexcept {
+argx::memory_space argx::locate(const void* ptr) noexcept {
+  using namespace argx::detail;
   if (ptr == nullptr || !gpu::devices_present() || !gpu::context_exists()) return memory_space::host;
   switch (gpu::driver_space(ptr)) {
     case gpu::driver_answer::device: return memory_space::device;
@@ -110,5 +113,3 @@ memory_space locate(const void* ptr) noexcept {
   }
   return a.type == cudaMemoryTypeDevice ? memory_space::device : memory_space::host;
 }
-
-}  // namespace argx::detail

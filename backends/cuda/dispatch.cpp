@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "../common/visit_dtype.hpp"
+#include "archs.hpp"
 #include "call.hpp"
 #include "dispatch.hpp"
 #include "enqueue.hpp"
@@ -34,6 +35,8 @@ gpu::launch_config gpu::launch_for(const plan& p) {
   return choose_launch(make_layout(p), residency_for(dev, p.type), device(dev).limits);
 }
 
+namespace {
+
 void run_cuda(const plan& p, const outputs& out, stream_handle stream) {
   gpu::gpu_call call(p, out, stream, "cuda");
   const gpu::layout l = gpu::make_layout(call.input());
@@ -46,5 +49,9 @@ void run_cuda(const plan& p, const outputs& out, stream_handle stream) {
   gpu::check(cudaGetLastError(), "launching the argmax kernel");
   call.finish();
 }
+
+}  // namespace
+
+const backend_entry cuda_entry{backend::cuda, false, cuda_usable, cuda_unavailable_reason, run_cuda};
 
 }  // namespace argx::detail

@@ -18,6 +18,7 @@
 
 #include <argx/error.hpp>
 
+#include "archs.hpp"
 #include "call.hpp"
 
 namespace argx::detail::gpu {
@@ -141,6 +142,7 @@ void reduce_with_thrust(const gpu_call& call) {
 }  // namespace argx::detail::gpu
 
 namespace argx::detail {
+namespace {
 
 void run_thrust(const plan& p, const outputs& out, stream_handle stream) {
   gpu::gpu_call call(p, out, stream, "thrust");
@@ -159,5 +161,9 @@ void run_thrust(const plan& p, const outputs& out, stream_handle stream) {
   gpu::check(cudaGetLastError(), "running the Thrust reduction");
   call.finish();
 }
+
+}  // namespace
+
+const backend_entry thrust_entry{backend::thrust, false, cuda_usable, cuda_unavailable_reason, run_thrust};
 
 }  // namespace argx::detail

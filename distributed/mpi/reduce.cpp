@@ -4,7 +4,7 @@
 // written only after the ranks agreed.
 #include <argx/mpi.hpp>
 
-#include "../../backends/common/backend.hpp"
+#include <argx/devices.hpp>
 #include "../common/agreement.hpp"
 #include "combine.hpp"
 #include "comm.hpp"
@@ -18,7 +18,7 @@ using distributed::shard_plan;
 // MPI exchanges host memory: the outputs must be host memory (the input may be anywhere
 // the local policy reads).
 void require_host_output(const output_view& out, const char* what) {
-  if (out.space != memory_space::host || (out.data && detail::locate(out.data) != memory_space::host))
+  if (out.space != memory_space::host || (out.data && locate(out.data) != memory_space::host))
     throw error(errc::wrong_memory_space,
                 std::string("argx::mpi writes host memory, but the ") + what + " output is device memory");
 }

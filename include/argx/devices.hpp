@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "tensor_view.hpp"
+
 namespace argx {
 
 /// One CUDA device as argx sees it.
@@ -30,6 +32,11 @@ bool built_with_cuda() noexcept;
 /// The GPU architectures argx's kernels were built for, as nvcc names them
 /// ("sm_75 sm_80 sm_90 compute_90": machine code, then PTX); "" without CUDA.
 const char* cuda_archs() noexcept;
+
+/// Where `ptr` points, as the CUDA driver reports it: device for device allocations; host
+/// for everything the CPU can read (host, pinned and managed memory, memory CUDA does not
+/// know), and always host without CUDA. Creates no CUDA context.
+memory_space locate(const void* ptr) noexcept;
 
 /// The instruction set the tbb backend's SIMD kernels use on this CPU ("AVX2", "AVX3",
 /// "NEON", ...); "plain" when argx was built without SIMD kernels; "" without oneTBB.
