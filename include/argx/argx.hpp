@@ -46,10 +46,10 @@ struct result {
 /// The general entry point: reduce `x` with `o` into caller-owned buffers. `values` may
 /// be null. For cuda/thrust with device buffers the call is asynchronous on the policy's
 /// stream; every other combination has finished when it returns.
-void reduce(const policy& pol, op o, const tensor_view& x, const output_view& indices, const output_view* values,
-            const spec& s = {});
+ARGX_API void reduce(const policy& pol, op o, const tensor_view& x, const output_view& indices,
+                     const output_view* values, const spec& s = {});
 /// Reduce `x` and return the answer on the host (synchronous).
-result reduce(const policy& pol, op o, const tensor_view& x, const spec& s = {});
+ARGX_API result reduce(const policy& pol, op o, const tensor_view& x, const spec& s = {});
 
 /// Shape of the output of reducing `x` with `s` (validates like a reduction would).
 inline shape output_shape(const tensor_view& x, const spec& s = {}) { return make_plan(x, op::argmax, s).out_extents; }

@@ -15,6 +15,14 @@
 #define ARGX_HOST_DEVICE
 #endif
 
+// The library is built with hidden visibility: only declarations marked ARGX_API are
+// exported, so the ABI is the public API and nothing of argx::detail.
+#if defined(__GNUC__) || defined(__clang__)
+#define ARGX_API __attribute__((visibility("default")))
+#else
+#define ARGX_API
+#endif
+
 namespace argx {
 /// Highest tensor rank argx accepts (inputs and outputs).
 inline constexpr int max_rank = 16;

@@ -24,22 +24,22 @@ struct gpu_info {
 };
 
 /// The GPUs present here; empty when argx was built without CUDA or no GPU is present.
-std::vector<gpu_info> gpus();
+ARGX_API std::vector<gpu_info> gpus();
 
 /// True when argx was compiled with the CUDA backend (whether or not a GPU is present).
-bool built_with_cuda() noexcept;
+ARGX_API bool built_with_cuda() noexcept;
 
 /// The GPU architectures argx's kernels were built for, as nvcc names them
 /// ("sm_75 sm_80 sm_90 compute_90": machine code, then PTX); "" without CUDA.
-const char* cuda_archs() noexcept;
+ARGX_API const char* cuda_archs() noexcept;
 
 /// Where `ptr` points, as the CUDA driver reports it: device for device allocations; host
 /// for everything the CPU can read (host, pinned and managed memory, memory CUDA does not
 /// know), and always host without CUDA. Creates no CUDA context.
-memory_space locate(const void* ptr) noexcept;
+ARGX_API memory_space locate(const void* ptr) noexcept;
 
 /// The instruction set the tbb backend's SIMD kernels use on this CPU ("AVX2", "AVX3",
 /// "NEON", ...); "plain" when argx was built without SIMD kernels; "" without oneTBB.
-const char* cpu_simd_target() noexcept;
+ARGX_API const char* cpu_simd_target() noexcept;
 
 }  // namespace argx

@@ -56,7 +56,7 @@ constexpr const char* to_string(errc c) noexcept {
 
 /// The exception argx throws. what() reads "argx: <message>"; the message names the
 /// offending argument.
-class error : public std::runtime_error {
+class ARGX_API error : public std::runtime_error {
  public:
   error(errc code, const std::string& message)
       : std::runtime_error("argx: " + message), code_(code) {}
@@ -72,7 +72,7 @@ namespace detail {
 /// Rethrows the exception being handled as an argx::error: an argx::error unchanged,
 /// std::bad_alloc and std::length_error as out_of_memory, anything else as internal (with
 /// its text). Call it only inside a catch block. Defined in the library.
-[[noreturn]] void rethrow_as_error(const char* where);
+[[noreturn]] ARGX_API void rethrow_as_error(const char* where);
 
 /// Runs f() and lets only argx::error leave it. Every public entry point that allocates or
 /// runs a backend goes through this, so callers catch one type.

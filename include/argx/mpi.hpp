@@ -34,10 +34,10 @@ inline mpi_policy mpi(MPI_Comm comm, const policy& local = automatic) { return {
 
 /// Collective. Reduces the sharded tensor into this rank's host buffers (shaped as
 /// argx::output_shape(x, s) says). `values` may be null: on every rank or on none.
-void reduce(const mpi_policy& pol, op o, const shard& x, const output_view& indices, const output_view* values,
-            const spec& s = {});
+ARGX_API void reduce(const mpi_policy& pol, op o, const shard& x, const output_view& indices,
+                     const output_view* values, const spec& s = {});
 /// Collective. Returns this rank's outputs (int64 indices and the winning elements).
-result reduce(const mpi_policy& pol, op o, const shard& x, const spec& s = {});
+ARGX_API result reduce(const mpi_policy& pol, op o, const shard& x, const spec& s = {});
 
 inline void argmax(const mpi_policy& pol, const shard& x, const output_view& indices, const spec& s = {}) {
   reduce(pol, op::argmax, x, indices, nullptr, s);
@@ -64,6 +64,6 @@ inline result argmin(const mpi_policy& pol, const shard& x, const spec& s = {}) 
 /// Collective, for a rank's own steps before a distributed call (reading its part of a
 /// file, say): when `failure` is set on any rank, throws on every rank the argx::error of
 /// the lowest such rank (same code and message); returns on every rank otherwise.
-void raise_on_every_rank(MPI_Comm comm, const std::exception_ptr& failure);
+ARGX_API void raise_on_every_rank(MPI_Comm comm, const std::exception_ptr& failure);
 
 }  // namespace argx

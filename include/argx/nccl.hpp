@@ -36,8 +36,8 @@ inline nccl_policy nccl(ncclComm_t comm, stream_handle stream = nullptr) { retur
 /// Collective. Reduces the sharded tensor (on the communicator's GPU, or host memory that
 /// argx::cuda stages) into this rank's device buffers, shaped as argx::output_shape(x, s)
 /// says. `values` may be null: on every rank or on none.
-void reduce(const nccl_policy& pol, op o, const shard& x, const output_view& indices, const output_view* values,
-            const spec& s = {});
+ARGX_API void reduce(const nccl_policy& pol, op o, const shard& x, const output_view& indices,
+                     const output_view* values, const spec& s = {});
 
 inline void argmax(const nccl_policy& pol, const shard& x, const output_view& indices, const spec& s = {}) {
   reduce(pol, op::argmax, x, indices, nullptr, s);

@@ -97,7 +97,7 @@ inline constexpr automatic_policy automatic{};
 
 /// Whether a backend was built into this library and can run here (for cuda and thrust:
 /// built with CUDA and a GPU is present). `automatic` and `seq` are always available.
-bool available(backend b);
+ARGX_API bool available(backend b);
 inline bool available(const policy& p) { return available(p.kind); }
 
 }  // namespace argx
