@@ -1,6 +1,7 @@
 // GPU benchmark: argx::cuda against the bandwidth ceiling and its peers, in one run on one
-// GPU. For every case of the table (DESIGN issue 3) it times, with CUDA events around each
-// call (host overhead included), after warm-up, the median of many runs:
+// GPU (the sweep, not this table, is the yardstick: docs/DESIGN.md §11). For every case of
+// the table it times, with CUDA events around each call (host overhead included), after
+// warm-up, the median of many runs:
 //   - a read-bandwidth ceiling kernel over the same bytes (16-byte loads, grid-stride),
 //   - an empty kernel launch (once),
 //   - argx::cuda, argx::thrust,

@@ -1,4 +1,4 @@
-// The hand-written vectors of DESIGN.md §6: NaN, infinities, signed zeros and ties in
+// The hand-written vectors of docs/DESIGN.md §6: NaN, infinities, signed zeros and ties in
 // short slices, for every floating dtype (and every dtype where NaN plays no part).
 #include <doctest/doctest.h>
 
@@ -43,7 +43,7 @@ std::string show(const std::vector<double>& v) {
 
 }  // namespace
 
-TEST_CASE("vectors: NaN and infinities (DESIGN.md §6)") {
+TEST_CASE("vectors: NaN and infinities (docs/DESIGN.md §6)") {
   const std::vector<nan_vector> cases = {
       {{3, nan_, 1, 5}, 1, 1, 3, 2},
       {{nan_, 1, 2}, 0, 0, 2, 1},
