@@ -32,7 +32,7 @@ if [ -n "${ARGX_PREBUILT:-}" ]; then
 else
   # The build folder is named by the sources' content: a warm machine keeps build folders
   # between calls, and the copied tree's file times need not be newer than their outputs.
-  b=$root/b-$(find backends include tests bench tools meson.build meson_options.txt -type f \( -name '*.[ch]*' -o -name '*.cu*' -o -name 'meson*' \) -print0 | sort -z | xargs -0 cat | md5sum | cut -c1-12)
+  b=$root/b-$(find src backends include tests bench tools meson.build meson_options.txt -type f \( -name '*.[ch]*' -o -name '*.cu*' -o -name 'meson*' \) -print0 | sort -z | xargs -0 cat | md5sum | cut -c1-12)
   start=$(date +%s)
   if [ -d .gpu-deps ]; then  # doctest may be missing there: .gpu-deps holds its header and .pc file
     export PKG_CONFIG_PATH=$PWD/.gpu-deps/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
@@ -58,6 +58,7 @@ for step in "$@"; do
       done
       grep -E "^\[doctest\] (test cases|assertions)|^  (first call|before|once)|grew by|kernel paths captured" "$OUT/tests.log"
       "$(bin tools/argx)" info | tee -a "$OUT/tests.log"
+      python3 tools/exported_symbols.py "$b/libargx.so" | tee -a "$OUT/tests.log"
       ;;
     sanitizer)
       export ARGX_GPU_TEST_QUICK=1
