@@ -34,10 +34,10 @@ void require_host(backend b, memory_space s, const void* ptr, const char* what) 
 }
 
 // Runs plan p (built from x) into the outputs, after checking them against it.
-void run_plan(const policy& pol, const plan& p, const tensor_view& x, const output_view& indices,
+void run_plan(const policy& pol, const detail::plan& p, const tensor_view& x, const output_view& indices,
               const output_view* values) {
-  check_output(p, indices, p.index == index_type::int64 ? dtype::i64 : dtype::i32, "index");
-  if (values) check_output(p, *values, x.type, "values");
+  detail::check_output(p, indices, p.index == index_type::int64 ? dtype::i64 : dtype::i32, "index");
+  if (values) detail::check_output(p, *values, x.type, "values");
   const backend b = resolve(pol, x);
   const detail::backend_entry& e = usable_entry(b);
   if (e.host_only) {
@@ -45,14 +45,14 @@ void run_plan(const policy& pol, const plan& p, const tensor_view& x, const outp
     require_host(b, indices.space, indices.data, "index output");
     if (values) require_host(b, values->space, values->data, "values output");
   }
-  if (p.kind == shape_class::empty) return;
+  if (p.kind == detail::shape_class::empty) return;
   const detail::outputs out{indices.data, values ? values->data : nullptr, indices.space,
                             values ? values->space : memory_space::host};
   e.run(p, out, pol.stream);
 }
 
 result reduce_to_result(const policy& pol, op o, const tensor_view& x, const spec& s) {
-  plan p = make_plan(x, o, s);  // validates with the caller's index type
+  detail::plan p = detail::make_plan(x, o, s);  // validates with the caller's index type
   result r;
   r.extents = p.out_extents;
   r.value_type = x.type;
@@ -84,7 +84,7 @@ bool available(backend b) {
 // The two public entry points: nothing but argx::error leaves them.
 void reduce(const policy& pol, op o, const tensor_view& x, const output_view& indices, const output_view* values,
             const spec& s) {
-  detail::with_argx_errors("reduce", [&] { run_plan(pol, make_plan(x, o, s), x, indices, values); });
+  detail::with_argx_errors("reduce", [&] { run_plan(pol, detail::make_plan(x, o, s), x, indices, values); });
 }
 
 result reduce(const policy& pol, op o, const tensor_view& x, const spec& s) {

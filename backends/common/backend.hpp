@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include <argx/plan.hpp>
+#include <argx/detail/plan.hpp>
 #include <argx/policy.hpp>
 
 namespace argx::detail {

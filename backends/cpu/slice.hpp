@@ -7,7 +7,7 @@
 
 #include <argx/detail/answer.hpp>
 #include <argx/order.hpp>
-#include <argx/plan.hpp>
+#include <argx/detail/plan.hpp>
 
 #include "../common/backend.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-#include <argx/plan.hpp>
+#include <argx/detail/plan.hpp>
 #include <argx/policy.hpp>
 
 #include "../common/backend.hpp"

@@ -1,7 +1,7 @@
 // The cuda backend's launch choice, for white-box tests and the benchmarks (not installed).
 #pragma once
 
-#include <argx/plan.hpp>
+#include <argx/detail/plan.hpp>
 
 #include "launch.hpp"
 

@@ -20,7 +20,7 @@
 
 #include <cstdint>
 
-#include <argx/plan.hpp>
+#include <argx/detail/plan.hpp>
 
 // Loops over axes (a handful, known only at run time) stay loops on the device: unrolled
 // sixteen times over, their 64-bit divisions would make every kernel huge.

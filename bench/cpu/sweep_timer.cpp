@@ -47,11 +47,11 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 extern "C" {
 
-/// The plan's shape class (argx::shape_class as an int), or -1 when argx refuses the input.
+/// The plan's shape class (argx::detail::shape_class as an int), or -1 when argx refuses the input.
 int argx_sweep_class(const void* data, int type, int rank, const std::int64_t* extents, const std::int64_t* strides,
                      int ndims, const int* dims, int flags) {
   try {
-    return static_cast<int>(argx::make_plan(view_of(data, type, rank, extents, strides), op_of(flags),
+    return static_cast<int>(argx::detail::make_plan(view_of(data, type, rank, extents, strides), op_of(flags),
                                             spec_of(ndims, dims, flags)).kind);
   } catch (const std::exception&) {
     return -1;

@@ -52,7 +52,7 @@ bool run_case(run_state& st, const argx::sweep::sweep_case& c, bool small, bool 
   const argx::shape out_ext = argx::output_shape(x, s);
   const auto out = argx::make_output(st.indices, out_ext, argx::memory_space::device);
   const auto out2 = argx::make_output(st.other, out_ext, argx::memory_space::device);
-  const argx::plan p = argx::make_plan(x, c.op, s);
+  const argx::detail::plan p = argx::detail::make_plan(x, c.op, s);
   const std::string launch = argx::detail::gpu::describe(argx::detail::gpu::launch_for(p));
   const double argx_ms = st.tm.median_ms([&] { argx::reduce(argx::cuda.on(st.stream), c.op, x, out, nullptr, s); });
   if (only) {
@@ -82,7 +82,7 @@ bool run_case(run_state& st, const argx::sweep::sweep_case& c, bool small, bool 
           ", \"strides\": " + json_list(c.strides) + ", \"offset\": " + std::to_string(c.offset) +
           ", \"dims\": " + json_list(std::vector<std::int64_t>(c.dims.begin(), c.dims.end())) +
           ", \"span\": " + std::to_string(c.span) + ", \"bytes\": " + std::to_string(c.bytes()) +
-          ", \"outputs\": " + std::to_string(c.outputs()) + ", \"plan\": \"" + argx::to_string(p.kind) +
+          ", \"outputs\": " + std::to_string(c.outputs()) + ", \"plan\": \"" + argx::detail::to_string(p.kind) +
           "\", \"launch\": \"" + launch + "\", \"agree\": " + (agree ? "true" : "false") +
           ", \"ms\": {\"argx::cuda\": " + std::to_string(argx_ms) + ", \"ceiling\": " + std::to_string(ceiling_ms) + "}}";
   return agree;

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include <argx/order.hpp>
-#include <argx/plan.hpp>
+#include <argx/detail/plan.hpp>
 #include <argx/shard.hpp>
 
 #include "position.hpp"
@@ -17,7 +17,7 @@ struct shard_plan {
   int split = 0;                        ///< the split dim, counted from the front
   bool split_reduced = false;           ///< candidates must be combined across ranks
   std::uint32_t reduced_mask = 0;       ///< bit d: dim d is reduced
-  plan outputs;                         ///< this rank's outputs (out_extents, outputs, type, index)
+  detail::plan outputs;                 ///< this rank's outputs (out_extents, outputs, type, index)
   std::int64_t global_reduce_size = 0;  ///< positions in one slice of the whole tensor
   std::int64_t local_reduce_size = 0;   ///< positions in one of this rank's slices (0: it holds none)
   position_map positions;               ///< this rank's positions -> the whole tensor's

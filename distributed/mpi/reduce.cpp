@@ -41,10 +41,10 @@ distributed::mpi::local_answer reduce_locally(const mpi_policy& pol, op o, const
     r.indices.resize(static_cast<std::size_t>(sp.outputs.outputs));
     r.values.resize(static_cast<std::size_t>(sp.outputs.outputs) * size_of(x.local.type));
   } else {
-    check_output(sp.outputs, *to.indices, s.index == index_type::int64 ? dtype::i64 : dtype::i32, "index");
+    detail::check_output(sp.outputs, *to.indices, s.index == index_type::int64 ? dtype::i64 : dtype::i32, "index");
     require_host_output(*to.indices, "index");
     if (to.values) {
-      check_output(sp.outputs, *to.values, x.local.type, "values");
+      detail::check_output(sp.outputs, *to.values, x.local.type, "values");
       require_host_output(*to.values, "values");
     }
   }

@@ -77,10 +77,10 @@ local_part reduce_locally(const nccl_policy& pol, op o, const shard& x, const sp
       throw error(errc::wrong_memory_space, "argx::nccl: the shard is on GPU " + std::to_string(in.device) +
                                                 " but the communicator's GPU is " + std::to_string(device));
   }
-  check_output(sp.outputs, indices, s.index == index_type::int64 ? dtype::i64 : dtype::i32, "index");
+  detail::check_output(sp.outputs, indices, s.index == index_type::int64 ? dtype::i64 : dtype::i32, "index");
   require_device_output(indices, device, "index");
   if (values) {
-    check_output(sp.outputs, *values, x.local.type, "values");
+    detail::check_output(sp.outputs, *values, x.local.type, "values");
     require_device_output(*values, device, "values");
   }
   local_part local;

@@ -15,7 +15,7 @@
 #include "devices.hpp"
 #include "dtype.hpp"
 #include "error.hpp"
-#include "plan.hpp"
+#include "detail/plan.hpp"
 #include "policy.hpp"
 #include "spec.hpp"
 #include "tensor_view.hpp"
@@ -52,7 +52,7 @@ ARGX_API void reduce(const policy& pol, op o, const tensor_view& x, const output
 ARGX_API result reduce(const policy& pol, op o, const tensor_view& x, const spec& s = {});
 
 /// Shape of the output of reducing `x` with `s` (validates like a reduction would).
-inline shape output_shape(const tensor_view& x, const spec& s = {}) { return make_plan(x, op::argmax, s).out_extents; }
+inline shape output_shape(const tensor_view& x, const spec& s = {}) { return detail::make_plan(x, op::argmax, s).out_extents; }
 
 /// argmax into caller-owned index (and optionally value) buffers.
 inline void argmax(const policy& pol, const tensor_view& x, const output_view& indices, const spec& s = {}) {

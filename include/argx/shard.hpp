@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "error.hpp"
-#include "plan.hpp"
+#include "detail/plan.hpp"
 #include "spec.hpp"
 #include "tensor_view.hpp"
 
@@ -76,7 +76,7 @@ inline shape output_shape(const shard& x, const spec& s = {}) {
   // The whole tensor's shape, to validate the spec against (make_plan reads no element:
   // any non-null pointer will do).
   const tensor_view whole{&x, x.local.type, x.global_extents, contiguous_strides(x.global_extents), x.local.space};
-  shape out = make_plan(whole, op::argmax, s).out_extents;
+  shape out = detail::make_plan(whole, op::argmax, s).out_extents;
   if (detail::reduced_mask(s, rank) >> split & 1u) return out;
   out[detail::output_position(split, rank, s)] = x.end - x.begin;
   return out;

@@ -230,7 +230,7 @@ namespace detail {
 
 inline report compare_answers_unchecked(const tensor_view& x, op o, const spec& s, const answer& expected,
                                         const answer& actual, std::string expected_name, std::string actual_name) {
-  const plan p = make_plan(x, o, s);
+  const argx::detail::plan p = argx::detail::make_plan(x, o, s);
   report r;
   r.expected_name = std::move(expected_name);
   r.actual_name = std::move(actual_name);

@@ -68,7 +68,7 @@ TEST_CASE("classes: ties and NaN exactly at the split points the launch chose") 
       const bool strided = e.size() == 3;
       const argx::spec s = spec_variant(0, strided ? argx::dim_list{1} : e.size() == 2 ? argx::dim_list{1} : argx::dim_list{});
       host_tensor x = make_filled(t, encode(t, 0), e);
-      argx::plan p = argx::make_plan(x.view, argx::op::argmax, s);
+      argx::detail::plan p = argx::detail::make_plan(x.view, argx::op::argmax, s);
       p.data = reinterpret_cast<const void*>(std::uintptr_t(0x10000));
       const auto cfg = argx::detail::gpu::launch_for(p);
       INFO(argx::name(t), " ", to_string(e), " launch ", argx::detail::gpu::describe(cfg));

@@ -35,7 +35,7 @@ std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
   using argx::detail::gpu::kernel_kind;
   // The plan of the view as it would be in device memory: the same strides, the same
   // alignment of the data pointer relative to 16 bytes (device allocations are aligned).
-  argx::plan p = argx::make_plan(x.view, o, s);
+  argx::detail::plan p = argx::detail::make_plan(x.view, o, s);
   p.data = reinterpret_cast<const void*>(std::uintptr_t(0x10000) + static_cast<std::uintptr_t>(x.data_offset()));
   const auto c = argx::detail::gpu::launch_for(p);
   auto lanes = [&](int log2) { return log2 == 0 ? std::string(" lanes=1") : log2 == 5 ? " lanes=32" : " lanes=2-16"; };

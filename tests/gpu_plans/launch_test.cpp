@@ -56,7 +56,7 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
   for (const auto& sc : cases) {
     // As in device memory: allocations are 256-byte aligned, views start where they start.
     const argx::tensor_view x = sc.view_of(reinterpret_cast<const void*>(std::uintptr_t(1) << 20), argx::memory_space::device);
-    const argx::plan p = argx::make_plan(x, sc.op, sc.spec());
+    const argx::detail::plan p = argx::detail::make_plan(x, sc.op, sc.spec());
     const layout l = make_layout(p);
     const launch_config c = choose_launch(l, r, hopper);
     INFO(sc.describe(), " -> ", describe(l), " -> ", describe(c));

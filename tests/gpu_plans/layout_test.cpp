@@ -21,11 +21,11 @@ using argx::detail::gpu::vector_axis;
 namespace {
 
 // Element offset (from the plan's data) of output o, position pos, as the plan defines it.
-std::int64_t plan_offset(const argx::plan& p, std::int64_t o, std::int64_t pos) {
-  return argx::kept_offset(p, o) + argx::reduced_offset(p, pos);
+std::int64_t plan_offset(const argx::detail::plan& p, std::int64_t o, std::int64_t pos) {
+  return argx::detail::kept_offset(p, o) + argx::detail::reduced_offset(p, pos);
 }
 
-void check_layout(const argx::plan& p, const std::string& what) {
+void check_layout(const argx::detail::plan& p, const std::string& what) {
   INFO(what);
   const layout l = make_layout(p);
   INFO("layout: ", argx::detail::gpu::describe(l));
@@ -86,13 +86,13 @@ TEST_CASE("layout: random views and dims reach the same elements, positions and 
     std::string how;
     const host_tensor x = random_view(r, base, &how);
     argx::spec s = random_spec(r, x.rank());
-    argx::plan p;
+    argx::detail::plan p;
     try {
-      p = argx::make_plan(x.view, r.chance(0.5) ? argx::op::argmin : argx::op::argmax, s);
+      p = argx::detail::make_plan(x.view, r.chance(0.5) ? argx::op::argmin : argx::op::argmax, s);
     } catch (const argx::error&) {
       continue;  // invalid dims or empty reductions: no plan to lower
     }
-    if (p.kind == argx::shape_class::empty) continue;
+    if (p.kind == argx::detail::shape_class::empty) continue;
     check_layout(p, describe(x) + " " + how + " " + describe(argx::op::argmax, s));
     const layout l = make_layout(p);
     runs += l.vec == vector_axis::run;
@@ -109,7 +109,7 @@ TEST_CASE("layout: the rewrites it promises") {
   const float data[4 * 6] = {};
   SUBCASE("a broadcast reduced dim is dropped; ties = last picks its last copy") {
     auto v = argx::make_view(data, {5, 4}, {0, 1});
-    argx::plan p = argx::make_plan(v, argx::op::argmax, {.ties = argx::tie_break::last});
+    argx::detail::plan p = argx::detail::make_plan(v, argx::op::argmax, {.ties = argx::tie_break::last});
     const layout l = make_layout(p);
     CHECK(l.red.n == 1);
     CHECK(l.reduce == 4);
@@ -118,7 +118,7 @@ TEST_CASE("layout: the rewrites it promises") {
   }
   SUBCASE("a broadcast kept dim becomes replicas") {
     auto v = argx::make_view(data, {3, 6}, {0, 1});
-    argx::plan p = argx::make_plan(v, argx::op::argmax, {.dims = {1}});
+    argx::detail::plan p = argx::detail::make_plan(v, argx::op::argmax, {.dims = {1}});
     const layout l = make_layout(p);
     CHECK(l.outputs == 1);
     CHECK(l.reps.count() == 3);
@@ -126,7 +126,7 @@ TEST_CASE("layout: the rewrites it promises") {
   }
   SUBCASE("every reduced dim backwards: walked forwards with the tie rule flipped") {
     auto v = argx::make_view(data, {4, 6}).flipped(0).flipped(1);
-    argx::plan p = argx::make_plan(v, argx::op::argmax, {});
+    argx::detail::plan p = argx::detail::make_plan(v, argx::op::argmax, {});
     const layout l = make_layout(p);
     CHECK(l.vec == vector_axis::run);
     CHECK(l.run_dir == 1);
@@ -135,14 +135,14 @@ TEST_CASE("layout: the rewrites it promises") {
   }
   SUBCASE("a contiguous kept dim that is not last becomes the column axis") {
     auto v = argx::make_view(data, {4, 6}).transposed(0, 1);  // (6, 4) strides (1, 6)
-    argx::plan p = argx::make_plan(v, argx::op::argmax, {.dims = {1}});
+    argx::detail::plan p = argx::detail::make_plan(v, argx::op::argmax, {.dims = {1}});
     const layout l = make_layout(p);
     CHECK(l.vec == vector_axis::column);
     check_layout(p, "transposed rows");
   }
   SUBCASE("a reversed contiguous kept dim is walked forwards") {
     auto v = argx::make_view(data, {4, 6}).flipped(1);
-    argx::plan p = argx::make_plan(v, argx::op::argmin, {.dims = {0}});
+    argx::detail::plan p = argx::detail::make_plan(v, argx::op::argmin, {.dims = {0}});
     const layout l = make_layout(p);
     CHECK(l.vec == vector_axis::column);
     CHECK(!l.plain_outputs);

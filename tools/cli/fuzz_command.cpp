@@ -86,7 +86,7 @@ int fuzz_command(const args& a) {
     if (all_failed) {
       ++errors;
     } else if (diff.empty()) {
-      const plan p = make_plan(c.view(), c.reduction.op, c.reduction.spec);
+      const argx::detail::plan p = argx::detail::make_plan(c.view(), c.reduction.op, c.reduction.spec);
       ++by_class[static_cast<int>(p.kind)];
       elements += p.outputs * p.reduce_size;
     }

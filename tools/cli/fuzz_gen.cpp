@@ -309,7 +309,7 @@ fuzz_case generate_case(std::uint64_t seed, std::uint64_t index, const fuzz_rate
   if (r.chance(rates.boundary)) {
     try {
       const tensor_view v = c.view();
-      const plan p = make_plan(v, c.reduction.op, c.reduction.spec);
+      const argx::detail::plan p = argx::detail::make_plan(v, c.reduction.op, c.reduction.spec);
       if (p.outputs > 0) {
         const std::int64_t origin = (static_cast<const unsigned char*>(v.data) - c.data.data()) / static_cast<std::int64_t>(bytes);
         const auto positions = boundary_positions(p.reduce_size, r);
@@ -317,7 +317,7 @@ fuzz_case generate_case(std::uint64_t seed, std::uint64_t index, const fuzz_rate
         for (int k = 0; k < placements; ++k) {
           const std::int64_t o = static_cast<std::int64_t>(r.below(p.outputs));
           const std::int64_t pos = positions[r.below(positions.size())];
-          store(c.data, origin + kept_offset(p, o) + reduced_offset(p, pos), src.special(), bytes);
+          store(c.data, origin + argx::detail::kept_offset(p, o) + argx::detail::reduced_offset(p, pos), src.special(), bytes);
         }
       }
     } catch (const error&) {

@@ -36,7 +36,7 @@ outcome run(argx::backend b, const job& j, int repeat) {
   shape out_extents;
   std::int64_t index_bytes = 0, value_bytes = 0;
   try {
-    const plan p = make_plan(j.x, j.op, j.spec);
+    const argx::detail::plan p = argx::detail::make_plan(j.x, j.op, j.spec);
     out_extents = p.out_extents;
     index_bytes = detail::output_bytes(p.outputs, index_dtype, "index");
     value_bytes = j.values ? detail::output_bytes(p.outputs, j.x.type, "values") : 0;

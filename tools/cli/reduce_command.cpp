@@ -42,7 +42,7 @@ void check_request(const npy::header& h, const reduction_args& red, bool values)
   static const std::max_align_t stand_in{};
   const tensor_view x = apply_view(make_view(&stand_in, h.type, h.extents, npy::strides_of(h.extents, h.fortran_order)),
                                    red.view);
-  const plan p = make_plan(x, red.op, red.spec);
+  const argx::detail::plan p = argx::detail::make_plan(x, red.op, red.spec);
   if (values) (void)detail::output_bytes(p.outputs, x.type, "values");
 }
 

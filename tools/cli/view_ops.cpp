@@ -3,7 +3,7 @@
 #include <limits>
 
 #include <argx/error.hpp>
-#include <argx/plan.hpp>
+#include <argx/detail/plan.hpp>
 
 #include "options.hpp"
 

@@ -134,7 +134,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       // Only a view make_plan accepts is one (its offsets fit); the others are refused below.
       const bool valid = [&] {
         try {
-          (void)argx::make_plan(x, o, {});
+          (void)argx::detail::make_plan(x, o, {});
           return true;
         } catch (const argx::error&) {
           return false;
@@ -154,9 +154,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<unsigned char> tail = in.ConsumeRemainingBytes<unsigned char>();
   if (!tail.empty()) std::memcpy(buffer.data(), tail.data(), std::min(tail.size(), buffer.size()));
 
-  argx::plan p;
+  argx::detail::plan p;
   try {
-    p = argx::make_plan(x, o, s);
+    p = argx::detail::make_plan(x, o, s);
   } catch (const argx::error&) {
     return 0;  // refused: fine, as long as it is an argx::error
   }

@@ -1,4 +1,5 @@
 // The plan: a validated, simplified description of one reduction that every backend reads.
+// Internal (argx::detail, not part of the ABI): the public API is views, specs and policies.
 //
 // make_plan validates the input and spec, splits dims into kept and reduced, drops
 // extent-1 dims, merges adjacent dims whose strides allow it (so a contiguous tensor
@@ -6,18 +7,18 @@
 // copied: the plan only re-describes the strides.
 #pragma once
 
-#include "config.hpp"  // first: the C++20 check
+#include "../config.hpp"  // first: the C++20 check
 
 #include <cstdint>
 #include <limits>
 #include <string>
 
-#include "error.hpp"
-#include "order.hpp"
-#include "spec.hpp"
-#include "tensor_view.hpp"
+#include "../error.hpp"
+#include "../order.hpp"
+#include "../spec.hpp"
+#include "../tensor_view.hpp"
 
-namespace argx {
+namespace argx::detail {
 
 /// The traversal a reduction needs, after simplification.
 enum class shape_class : std::uint8_t {
@@ -65,8 +66,6 @@ struct plan {
   ARGX_HOST_DEVICE std::int64_t inner() const noexcept { return kept_extents[kept_extents.size() - 1]; }
 };
 
-namespace detail {
-
 inline bool mul_overflows(std::int64_t a, std::int64_t b, std::int64_t& out) {
   return __builtin_mul_overflow(a, b, &out);
 }
@@ -100,8 +99,6 @@ inline std::int64_t output_bytes(std::int64_t outputs, argx::dtype t, const char
   return bytes;
 }
 
-}  // namespace detail
-
 /// Validates `x` and `s` for operation `o` and builds the plan. Throws argx::error for
 /// bad dims, empty reductions, overflowing shapes, unsupported dtypes and null data.
 inline plan make_plan(const tensor_view& x, op o, const spec& s) {
@@ -123,16 +120,16 @@ inline plan make_plan(const tensor_view& x, op o, const spec& s) {
     if (x.strides[d] == std::numeric_limits<std::int64_t>::min())  // its magnitude does not fit
       throw error(errc::shape_overflow, "input shape overflows 64-bit element counts or offsets");
     const std::int64_t st = x.strides[d] < 0 ? -x.strides[d] : x.strides[d];
-    if (detail::mul_overflows(nonzero_count, n, nonzero_count) || detail::mul_overflows(st, n - 1, reach) ||
+    if (mul_overflows(nonzero_count, n, nonzero_count) || mul_overflows(st, n - 1, reach) ||
         __builtin_add_overflow(span, reach, &span))
       throw error(errc::shape_overflow, "input shape overflows 64-bit element counts or offsets");
     if (x.strides[d] < 0) below += reach;  // <= span: cannot overflow
   }
   if (count != 0) count = nonzero_count;
   std::int64_t bytes, reachable;
-  if (detail::mul_overflows(nonzero_count, static_cast<std::int64_t>(size_of(x.type)), bytes) ||
+  if (mul_overflows(nonzero_count, static_cast<std::int64_t>(size_of(x.type)), bytes) ||
       __builtin_add_overflow(span, 1, &reachable) ||
-      detail::mul_overflows(reachable, static_cast<std::int64_t>(size_of(x.type)), bytes))
+      mul_overflows(reachable, static_cast<std::int64_t>(size_of(x.type)), bytes))
     throw error(errc::shape_overflow, "input byte size overflows 64 bits");
 
   // Which dims are reduced.
@@ -179,7 +176,7 @@ inline plan make_plan(const tensor_view& x, op o, const spec& s) {
   if (s.index == index_type::int32 && reduce_size - 1 > std::numeric_limits<std::int32_t>::max())
     throw error(errc::index_overflow, "index_type int32 cannot hold indices up to " + std::to_string(reduce_size - 1));
   // Stride-0 dims make any output count possible: its index buffer must still be addressable.
-  (void)detail::output_bytes(outputs, s.index == index_type::int64 ? dtype::i64 : dtype::i32, "index");
+  (void)output_bytes(outputs, s.index == index_type::int64 ? dtype::i64 : dtype::i32, "index");
   if (count > 0 && x.data == nullptr) throw error(errc::bad_argument, "input data pointer is null");
   if (count > 0) {
     // Every element read lies in [data - below, data + (span - below)] elements: inside the
@@ -195,8 +192,8 @@ inline plan make_plan(const tensor_view& x, op o, const spec& s) {
 
   p.outputs = outputs;
   p.reduce_size = reduce_size;
-  detail::simplify_dims(p.kept_extents, p.kept_strides);
-  detail::simplify_dims(p.reduced_extents, p.reduced_strides);
+  simplify_dims(p.kept_extents, p.kept_strides);
+  simplify_dims(p.reduced_extents, p.reduced_strides);
   if (p.reduced_extents.empty()) {  // every reduced extent was 1: a slice of one element
     p.reduced_extents.push_back(1);
     p.reduced_strides.push_back(1);
@@ -250,10 +247,10 @@ inline void check_output(const plan& p, const output_view& out, argx::dtype expe
   }
   if (p.outputs > 0 && out.data == nullptr) throw error(errc::bad_output, std::string(what) + " output pointer is null");
   // The bytes the backend will write must fit in 64 bits and in the address space above the pointer.
-  const std::int64_t bytes = detail::output_bytes(p.outputs, expected, what);
+  const std::int64_t bytes = output_bytes(p.outputs, expected, what);
   if (reinterpret_cast<std::uintptr_t>(out.data) > std::numeric_limits<std::uintptr_t>::max() - static_cast<std::uint64_t>(bytes))
     throw error(errc::bad_output, std::string(what) + " output of " + std::to_string(bytes) +
                                       " bytes would run past the end of the address space");
 }
 
-}  // namespace argx
+}  // namespace argx::detail
