@@ -28,18 +28,7 @@ struct column_group {
   __device__ static column_group of(const layout& l, std::int64_t g, std::int64_t per_outer) {
     constexpr int V = vec_elems<D>;
     const std::int64_t C = l.column_axis().extent, outer = g / per_outer, c0 = (g - outer * per_outer) * V;
-    std::int64_t off = 0;
-    if (l.kept.n == 2) {
-      off = outer * l.kept.at[0].stride;
-    } else if (l.kept.n > 2) {
-      std::int64_t rest = outer;
-      ARGX_AXIS_LOOP
-      for (int d = l.kept.n - 2; d >= 0; --d) {
-        const std::int64_t e = l.kept.at[d].extent, k = rest % e;
-        off += k * l.kept.at[d].stride;
-        rest /= e;
-      }
-    }
+    const std::int64_t off = l.kept.outer_offset_of(outer);
     column_group c;
     c.first = outer * C + c0;
     c.col = static_cast<const dtype_bits_t<D>*>(l.data) + off + c0;
@@ -75,7 +64,7 @@ struct column_bests {
 #pragma unroll
     for (int j = 0; j < V; ++j) {
       const dtype_key_t<D> kk = order_key<D>(x.at(j), loop_keys<Plain>(kp));
-      const bool b = kk > key[j] || (ties_last && kk == key[j]);
+      const bool b = later_beats(kk, key[j], ties_last);
       key[j] = b ? kk : key[j];
       at[j] = b ? k : at[j];
     }
@@ -95,7 +84,7 @@ struct column_bests<D, Plain, true> {
   bool ties_last;
   __device__ __forceinline__ void start(key_params kp, bool tl) {
     ties_last = tl;
-    flip = plain<D>::flip(kp.argmin);
+    flip = value_ops<D>::flip(kp.argmin);
 #pragma unroll
     for (int j = 0; j < V; ++j) bits[j] = static_cast<B>(lowest_bits<D>() ^ flip), at[j] = 0;
   }
@@ -103,8 +92,8 @@ struct column_bests<D, Plain, true> {
 #pragma unroll
     for (int j = 0; j < V; ++j) {
       const B e = x.at(j);
-      const bool b = ties_last ? plain<D>::template later_beats<true>(e, bits[j], flip)
-                               : plain<D>::template later_beats<false>(e, bits[j], flip);
+      const bool b = ties_last ? value_ops<D>::template later_beats<true>(e, bits[j], flip)
+                               : value_ops<D>::template later_beats<false>(e, bits[j], flip);
       bits[j] = b ? e : bits[j];
       at[j] = b ? k : at[j];
     }
@@ -129,7 +118,7 @@ struct packed_bests {
 
   __device__ __forceinline__ void start(key_params kp, bool tl) {
     ties_last = tl;
-    flip = D == dtype::boolean ? (kp.argmin ? 0x01010101u : 0u) : plain<D>::flip(kp.argmin) * ones;
+    flip = D == dtype::boolean ? (kp.argmin ? 0x01010101u : 0u) : value_ops<D>::flip(kp.argmin) * ones;
     const std::uint32_t low = D == dtype::boolean ? 0u : static_cast<std::uint32_t>(lowest_bits<D>()) * ones;
 #pragma unroll
     for (int i = 0; i < 4; ++i) best[i] = low, at[i] = 0;
@@ -139,7 +128,7 @@ struct packed_bests {
   __device__ __forceinline__ std::uint32_t beats(std::uint32_t c, std::uint32_t b) const {
     if constexpr (half_float) {
       using T2 = std::conditional_t<D == dtype::f16, __half2, __nv_bfloat162>;
-      const T2 x = plain_detail::from_bits<T2>(c), y = plain_detail::from_bits<T2>(b);
+      const T2 x = value_ops_detail::from_bits<T2>(c), y = value_ops_detail::from_bits<T2>(b);
       const std::uint32_t nan_x = __hneu2_mask(x, x);
       return ties_last ? __hge2_mask(x, y) | nan_x : __hgt2_mask(x, y) | (nan_x & ~__hneu2_mask(y, y));
     } else if constexpr (size == 1) {

@@ -1,4 +1,6 @@
-// The cuda backend's launch choice, for white-box tests and the benchmarks (not installed).
+// The cuda backend's launch choice for a plan, as run_cuda makes it. Not installed: for
+// tests/cuda (which kernel path each case takes) and bench/cuda/gpu_sweep (the launch
+// printed beside each case).
 #pragma once
 
 #include <argx/detail/plan.hpp>

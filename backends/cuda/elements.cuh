@@ -1,5 +1,5 @@
 // Element level: raw bits, 16-byte vector loads, keys, and the value-domain shortcut of
-// plain reductions. Included by the tile level.
+// plain reductions (value_ops). Included by the thread level (the scans).
 //
 // The shortcut: with abs and nan_ignore off ("plain"), order_key orders non-NaN values
 // exactly as the values order (±0 equal) and puts every NaN above them. So the element of
@@ -47,11 +47,6 @@ __device__ __forceinline__ vec<D> load_vec(const dtype_bits_t<D>* p) {
   return vec<D>{{raw.x, raw.y, raw.z, raw.w}};
 }
 
-template <dtype D>
-__device__ __forceinline__ dtype_key_t<D> key_at(const dtype_bits_t<D>* p, key_params kp) {
-  return order_key<D>(__ldg(p), kp);
-}
-
 /// The key parameters a loop is compiled for: plain loops know abs and nan_ignore are off,
 /// so order_key folds to a few instructions; argmin stays a run-time flag.
 template <bool Plain>
@@ -62,7 +57,7 @@ __device__ __forceinline__ key_params loop_keys(key_params kp) {
 
 // ---- the value-domain shortcut of plain reductions -------------------------------------------
 
-namespace plain_detail {
+namespace value_ops_detail {
 
 // The larger of a and b, or the canonical NaN (0x7fffffff) when either is NaN.
 __device__ __forceinline__ float max_nan(float a, float b) {
@@ -70,7 +65,7 @@ __device__ __forceinline__ float max_nan(float a, float b) {
   float r;
   asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
   return r;
-#else  // max.NaN needs sm_80: plain max (the same on numbers, ±0 included) after a NaN test
+#else  // max.NaN needs sm_80: fmaxf (the same on numbers, ±0 included) after a NaN test
   return a != a || b != b ? __int_as_float(0x7fffffff) : fmaxf(a, b);
 #endif
 }
@@ -106,6 +101,13 @@ __device__ __forceinline__ std::uint16_t better_of_halves(std::uint16_t a, std::
   return static_cast<std::uint16_t>(to_bits(__hmax2_nan(m, __lowhigh2highlow(m))) & 0xffffu) ^ flip;
 }
 
+// A half's value as a float (exact).
+template <dtype D>
+__device__ __forceinline__ float half_to_float(std::uint16_t h) {
+  if constexpr (D == dtype::f16) return __half2float(__ushort_as_half(h));
+  return __uint_as_float(static_cast<std::uint32_t>(h) << 16);
+}
+
 // Two 64-bit elements as one 16-byte vector, so a vector's best serves for a pair.
 template <dtype D>
 __device__ __forceinline__ vec<D> two_elements(std::uint64_t a, std::uint64_t b) {
@@ -113,32 +115,30 @@ __device__ __forceinline__ vec<D> two_elements(std::uint64_t a, std::uint64_t b)
                  static_cast<std::uint32_t>(b >> 32)}};
 }
 
-}  // namespace plain_detail
+}  // namespace value_ops_detail
 
 /// Value-domain operations of a plain reduction of dtype D (abs and nan_ignore off):
 ///  flip(argmin): a mask that, xor-ed into the bits, turns "smallest" into "largest";
 ///  best(x, f):   bits of an element of x with the largest key (a canonical NaN if any is NaN);
 ///  better(a, b, f): bits of whichever of two elements has the larger key (either on a tie);
-///  f32 and f64 also: lowest (a key below every value's) and later_beats (value compares
-///  for a running best over ascending positions);
+///  f32 and f64 also: later_beats (value compares for a running best over ascending
+///  positions: order.hpp's later_beats in the value domain);
 ///  same_key(a, b): order_key(a) == order_key(b).
 template <dtype D>
-struct plain;
+struct value_ops;
 
 template <>
-struct plain<dtype::f32> {
+struct value_ops<dtype::f32> {
   static __device__ __forceinline__ std::uint32_t flip(bool argmin) { return argmin ? 0x80000000u : 0u; }
   static __device__ __forceinline__ std::uint32_t best(const vec<dtype::f32>& x, std::uint32_t f) {
-    using plain_detail::max_nan;
+    using value_ops_detail::max_nan;
     const float m = max_nan(max_nan(__uint_as_float(x.w[0] ^ f), __uint_as_float(x.w[1] ^ f)),
                             max_nan(__uint_as_float(x.w[2] ^ f), __uint_as_float(x.w[3] ^ f)));
     return __float_as_uint(m) ^ f;
   }
   static __device__ __forceinline__ std::uint32_t better(std::uint32_t a, std::uint32_t b, std::uint32_t f) {
-    return __float_as_uint(plain_detail::max_nan(__uint_as_float(a ^ f), __uint_as_float(b ^ f))) ^ f;
+    return __float_as_uint(value_ops_detail::max_nan(__uint_as_float(a ^ f), __uint_as_float(b ^ f))) ^ f;
   }
-  /// Bits whose key is below every value's (for argmax -inf, whose key is the lowest).
-  static constexpr std::uint32_t lowest = 0xff800000u;
   /// Whether x, at a later position than b, replaces it: a larger key, or an equal one
   /// with ties_last (NaN above every value, ±0 equal).
   template <bool TiesLast>
@@ -154,7 +154,7 @@ struct plain<dtype::f32> {
 };
 
 template <>
-struct plain<dtype::f64> {
+struct value_ops<dtype::f64> {
   static __device__ __forceinline__ std::uint64_t flip(bool argmin) { return argmin ? 0x8000000000000000ull : 0ull; }
   static __device__ __forceinline__ std::uint64_t best(const vec<dtype::f64>& x, std::uint64_t f) {
     const double a = __longlong_as_double(static_cast<long long>(x.at(0) ^ f));
@@ -162,7 +162,6 @@ struct plain<dtype::f64> {
     if (a != a || b != b) return 0x7ff8000000000000ull;
     return static_cast<std::uint64_t>(__double_as_longlong(fmax(a, b))) ^ f;
   }
-  static constexpr std::uint64_t lowest = 0xfff0000000000000ull;
   template <bool TiesLast>
   static __device__ __forceinline__ bool later_beats(std::uint64_t x, std::uint64_t b, std::uint64_t f) {
     const double xf = __longlong_as_double(static_cast<long long>(x ^ f)), bf = __longlong_as_double(static_cast<long long>(b ^ f));
@@ -170,7 +169,7 @@ struct plain<dtype::f64> {
     return !(xf <= bf) && bf == bf;
   }
   static __device__ __forceinline__ std::uint64_t better(std::uint64_t a, std::uint64_t b, std::uint64_t f) {
-    return best(plain_detail::two_elements<dtype::f64>(a, b), f);
+    return best(value_ops_detail::two_elements<dtype::f64>(a, b), f);
   }
   static __device__ __forceinline__ bool same_key(std::uint64_t a, std::uint64_t b) {
     const double x = __longlong_as_double(static_cast<long long>(a)), y = __longlong_as_double(static_cast<long long>(b));
@@ -178,40 +177,29 @@ struct plain<dtype::f64> {
   }
 };
 
-template <>
-struct plain<dtype::f16> {
+// Halves (f16, bf16): packed pairs (T2 = __half2 or __nv_bfloat162), two elements an
+// instruction.
+template <dtype D, class T2>
+struct half_value_ops {
   static __device__ __forceinline__ std::uint16_t flip(bool argmin) { return argmin ? 0x8000u : 0u; }
-  static __device__ __forceinline__ std::uint16_t best(const vec<dtype::f16>& x, std::uint16_t f) {
-    return plain_detail::best_of_halves<__half2>(x.w, f * 0x10001u) ^ f;
+  static __device__ __forceinline__ std::uint16_t best(const vec<D>& x, std::uint16_t f) {
+    return value_ops_detail::best_of_halves<T2>(x.w, f * 0x10001u) ^ f;
   }
   static __device__ __forceinline__ std::uint16_t better(std::uint16_t a, std::uint16_t b, std::uint16_t f) {
-    return plain_detail::better_of_halves<__half2>(a, b, f);
+    return value_ops_detail::better_of_halves<T2>(a, b, f);
   }
   static __device__ __forceinline__ bool same_key(std::uint16_t a, std::uint16_t b) {
-    const float x = __half2float(__ushort_as_half(a)), y = __half2float(__ushort_as_half(b));
+    const float x = value_ops_detail::half_to_float<D>(a), y = value_ops_detail::half_to_float<D>(b);
     return x == y || (x != x && y != y);
   }
 };
-
-template <>
-struct plain<dtype::bf16> {
-  static __device__ __forceinline__ std::uint16_t flip(bool argmin) { return argmin ? 0x8000u : 0u; }
-  static __device__ __forceinline__ std::uint16_t best(const vec<dtype::bf16>& x, std::uint16_t f) {
-    return plain_detail::best_of_halves<__nv_bfloat162>(x.w, f * 0x10001u) ^ f;
-  }
-  static __device__ __forceinline__ std::uint16_t better(std::uint16_t a, std::uint16_t b, std::uint16_t f) {
-    return plain_detail::better_of_halves<__nv_bfloat162>(a, b, f);
-  }
-  static __device__ __forceinline__ bool same_key(std::uint16_t a, std::uint16_t b) {
-    const float x = __uint_as_float(static_cast<std::uint32_t>(a) << 16), y = __uint_as_float(static_cast<std::uint32_t>(b) << 16);
-    return x == y || (x != x && y != y);
-  }
-};
+template <> struct value_ops<dtype::f16> : half_value_ops<dtype::f16, __half2> {};
+template <> struct value_ops<dtype::bf16> : half_value_ops<dtype::bf16, __nv_bfloat162> {};
 
 // Integers: xor with all-ones reverses the order (signed and unsigned alike), so argmin is
 // a max of flipped bits.
 template <dtype D, bool Signed>
-struct plain_int32_or_less {
+struct int_value_ops {
   using B = dtype_bits_t<D>;
   static constexpr int size = sizeof(B);
   static __device__ __forceinline__ B flip(bool argmin) { return argmin ? static_cast<B>(~B(0)) : B(0); }
@@ -234,21 +222,21 @@ struct plain_int32_or_less {
   static __device__ __forceinline__ bool same_key(B a, B b) { return a == b; }
 };
 
-template <> struct plain<dtype::i8> : plain_int32_or_less<dtype::i8, true> {};
-template <> struct plain<dtype::i16> : plain_int32_or_less<dtype::i16, true> {};
-template <> struct plain<dtype::i32> : plain_int32_or_less<dtype::i32, true> {};
-template <> struct plain<dtype::u8> : plain_int32_or_less<dtype::u8, false> {};
-template <> struct plain<dtype::u16> : plain_int32_or_less<dtype::u16, false> {};
-template <> struct plain<dtype::u32> : plain_int32_or_less<dtype::u32, false> {};
+template <> struct value_ops<dtype::i8> : int_value_ops<dtype::i8, true> {};
+template <> struct value_ops<dtype::i16> : int_value_ops<dtype::i16, true> {};
+template <> struct value_ops<dtype::i32> : int_value_ops<dtype::i32, true> {};
+template <> struct value_ops<dtype::u8> : int_value_ops<dtype::u8, false> {};
+template <> struct value_ops<dtype::u16> : int_value_ops<dtype::u16, false> {};
+template <> struct value_ops<dtype::u32> : int_value_ops<dtype::u32, false> {};
 
 // bool: keys are (b != 0); the largest byte is non-zero exactly when some element is.
 template <>
-struct plain<dtype::boolean> : plain_int32_or_less<dtype::boolean, false> {
+struct value_ops<dtype::boolean> : int_value_ops<dtype::boolean, false> {
   static __device__ __forceinline__ bool same_key(std::uint8_t a, std::uint8_t b) { return (a != 0) == (b != 0); }
 };
 
 template <dtype D, bool Signed>
-struct plain_int64 {
+struct int64_value_ops {
   static __device__ __forceinline__ std::uint64_t flip(bool argmin) { return argmin ? ~0ull : 0ull; }
   static __device__ __forceinline__ std::uint64_t best(const vec<D>& x, std::uint64_t f) {
     const std::uint64_t a = x.at(0) ^ f, b = x.at(1) ^ f;
@@ -256,19 +244,19 @@ struct plain_int64 {
     return (a_wins ? a : b) ^ f;
   }
   static __device__ __forceinline__ std::uint64_t better(std::uint64_t a, std::uint64_t b, std::uint64_t f) {
-    return best(plain_detail::two_elements<D>(a, b), f);
+    return best(value_ops_detail::two_elements<D>(a, b), f);
   }
   static __device__ __forceinline__ bool same_key(std::uint64_t a, std::uint64_t b) { return a == b; }
 };
-template <> struct plain<dtype::i64> : plain_int64<dtype::i64, true> {};
-template <> struct plain<dtype::u64> : plain_int64<dtype::u64, false> {};
+template <> struct value_ops<dtype::i64> : int64_value_ops<dtype::i64, true> {};
+template <> struct value_ops<dtype::u64> : int64_value_ops<dtype::u64, false> {};
 
 /// The largest key among a vector's elements: in the value domain for plain loops,
 /// order_key on every element otherwise.
 template <dtype D, bool Plain>
 __device__ __forceinline__ dtype_key_t<D> vec_max_key(const vec<D>& x, key_params kp) {
   if constexpr (Plain) {
-    return order_key<D>(plain<D>::best(x, plain<D>::flip(kp.argmin)), loop_keys<true>(kp));
+    return order_key<D>(value_ops<D>::best(x, value_ops<D>::flip(kp.argmin)), loop_keys<true>(kp));
   } else {
     dtype_key_t<D> m = order_key<D>(x.at(0), kp);
 #pragma unroll
@@ -278,13 +266,6 @@ __device__ __forceinline__ dtype_key_t<D> vec_max_key(const vec<D>& x, key_param
     }
     return m;
   }
-}
-
-/// True when key k, at a later position than the best so far, replaces it.
-template <bool TiesLast, class K>
-__device__ __forceinline__ bool better_later(K k, K best) {
-  if constexpr (TiesLast) return k >= best;
-  return k > best;
 }
 
 // ---- parts of vectors: slices that start or end inside one, windows across two ---------
@@ -324,9 +305,9 @@ template <dtype D, bool Plain>
 __device__ __forceinline__ dtype_key_t<D> masked_max_key(vec<D> x, int lo, int hi, key_params kp) {
   if (lo == 0 && hi == 16) return vec_max_key<D, Plain>(x, kp);
   if constexpr (Plain) {
-    const auto f = plain<D>::flip(kp.argmin);
+    const auto f = value_ops<D>::flip(kp.argmin);
     keep_bytes(x.w, lo, hi, splat<D>(static_cast<dtype_bits_t<D>>(lowest_bits<D>() ^ f)).w);
-    return order_key<D>(plain<D>::best(x, f), loop_keys<true>(kp));
+    return order_key<D>(value_ops<D>::best(x, f), loop_keys<true>(kp));
   } else {
     constexpr int size = sizeof(dtype_bits_t<D>);
     dtype_key_t<D> m = 0;
@@ -352,7 +333,7 @@ __device__ __forceinline__ int vec_find_key_in(const vec<D>& x, dtype_key_t<D> k
 }
 
 /// The aligned 16-byte vector at p, of which only the bytes in [begin, end) (the tensor's
-/// span) are read: a plain load inside the span, element by element at its two ends (the
+/// span) are read: one 16-byte load inside the span, element by element at its two ends (the
 /// others are zero), so that no byte outside the tensor is touched. Not inlined: it is the
 /// rare path, and its registers would otherwise weigh on every loop that may take it.
 template <dtype D>
@@ -420,17 +401,6 @@ __device__ __forceinline__ vec<D> load_window_in(const dtype_bits_t<D>* p, int n
   vec<D> out;
   funnel<static_cast<int>(sizeof(dtype_bits_t<D>))>(lo.w, hi.w, phase, out.w);
   return out;
-}
-
-/// The element of x (the first, or the last with ties_last) whose key is `key`; the key
-/// must occur in x.
-template <dtype D>
-__device__ __forceinline__ int vec_find_key(const vec<D>& x, dtype_key_t<D> key, key_params kp, bool ties_last) {
-  int found = -1;
-#pragma unroll
-  for (int j = 0; j < vec_elems<D>; ++j)
-    if (order_key<D>(x.at(j), kp) == key && (ties_last || found < 0)) found = j;
-  return found;
 }
 
 }  // namespace argx::detail::gpu

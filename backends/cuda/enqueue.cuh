@@ -1,6 +1,7 @@
 // Host level of the kernels: the residency query and the launch of the kernel a
-// launch_config names, with its compile-time variant (plain keys, window slots, packed and
-// aligned columns) picked from the config. Included by kernels_*.cu, one dtype family each.
+// launch_config names, with its compile-time variant (plain keys, window slots, short
+// runs, packed and aligned columns) picked from the config and the layout. Included by
+// kernels/<dtype>.cu, one dtype each; dispatch.cpp sees it through enqueue.hpp.
 #pragma once
 
 #include "enqueue.hpp"
@@ -17,7 +18,7 @@ void fill_residency(residency& r) {
   constexpr bool narrow = sizeof(dtype_bits_t<D>) <= 2;
   query(reinterpret_cast<const void*>(windows_kernel<D, 4, true>), r.windows);
   query(reinterpret_cast<const void*>(runs_team_kernel<D, true>), r.runs_team);
-  query(reinterpret_cast<const void*>(runs_block_kernel<D, true>), r.runs_block);
+  query(reinterpret_cast<const void*>(runs_block_kernel<D, true, false>), r.runs_block);
   query(reinterpret_cast<const void*>(columns_kernel<D, true, narrow, false>), r.columns);
   query(reinterpret_cast<const void*>(elements_team_kernel<D>), r.elements);
   cudaGetLastError();  // a failed query leaves the default; clear its error
@@ -38,11 +39,17 @@ template <dtype D, bool Plain, bool Packed>
 void columns(const launch_config& c, const layout& l, const device_outputs& out, const workspace_ptrs& ws, dim3 grid,
              dim3 block, cudaStream_t s) {
   if (c.aligned)
-    columns_kernel<D, Plain, Packed, true><<<grid, block, 0, s>>>(l, out, ws, c.splits, c.chunk, c.team_log2,
+    columns_kernel<D, Plain, Packed, true><<<grid, block, 0, s>>>(l, out, ws, c.splits, c.chunk, c.column_lanes_log2,
                                                                   c.row_warps_log2, c.packed_meet);
   else
-    columns_kernel<D, Plain, Packed, false><<<grid, block, 0, s>>>(l, out, ws, c.splits, c.chunk, c.team_log2,
+    columns_kernel<D, Plain, Packed, false><<<grid, block, 0, s>>>(l, out, ws, c.splits, c.chunk, c.column_lanes_log2,
                                                                    c.row_warps_log2, c.packed_meet);
+}
+
+template <dtype D, bool Plain, bool Short>
+void runs_block(const launch_config& c, const layout& l, const device_outputs& out, const workspace_ptrs& ws,
+                dim3 grid, dim3 block, cudaStream_t s) {
+  runs_block_kernel<D, Plain, Short><<<grid, block, 0, s>>>(l, out, ws, c.splits, c.chunk, c.run_lanes, c.run_slots);
 }
 
 }  // namespace enqueue_detail
@@ -53,7 +60,7 @@ void enqueue(const launch_config& c, const layout& l, const device_outputs& out,
   namespace e = enqueue_detail;
   const dim3 grid(static_cast<unsigned>(c.blocks)), block(static_cast<unsigned>(c.threads));
   // Plain loops (abs and nan ignore off) are compiled with those flags known.
-  const bool plain = !l.keys.abs && !l.keys.nan_ignore;
+  const bool plain = l.plain();
   switch (c.kernel) {
     case kernel_kind::windows:  // plain reductions only (choose_launch)
       e::windows<D, true>(c, l, out, grid, block, stream);
@@ -71,15 +78,15 @@ void enqueue(const launch_config& c, const layout& l, const device_outputs& out,
         runs_unordered_kernel<D, false><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_lanes, c.run_slots);
       break;
     case kernel_kind::runs_block:
-      if (c.run_lanes < c.threads) {
+      if (c.run_lanes < c.threads) {  // short runs, a group of lanes each
         if (plain)
-          runs_short_block_kernel<D, true><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_lanes, c.run_slots);
+          e::runs_block<D, true, true>(c, l, out, ws, grid, block, stream);
         else
-          runs_short_block_kernel<D, false><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_lanes, c.run_slots);
+          e::runs_block<D, false, true>(c, l, out, ws, grid, block, stream);
       } else if (plain) {
-        runs_block_kernel<D, true><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_lanes, c.run_slots);
+        e::runs_block<D, true, false>(c, l, out, ws, grid, block, stream);
       } else {
-        runs_block_kernel<D, false><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_lanes, c.run_slots);
+        e::runs_block<D, false, false>(c, l, out, ws, grid, block, stream);
       }
       break;
     case kernel_kind::columns:

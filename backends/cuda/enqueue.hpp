@@ -1,5 +1,5 @@
 // The kernels' host-side entry, as the dispatch layer sees it (plain C++): defined in
-// enqueue.cuh and instantiated once per dtype (kernels_*.cu).
+// enqueue.cuh and instantiated once per dtype (kernels/<dtype>.cu).
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -21,7 +21,7 @@ struct position_best {
     return {K(0), static_cast<P>(ties_last ? count - 1 : 0)};
   }
   __device__ __forceinline__ void take(K k, P p, bool ties_last) {
-    const bool b = k > key || (ties_last && k == key);
+    const bool b = later_beats(k, key, ties_last);
     key = b ? k : key;
     pos = b ? p : pos;
   }
@@ -57,12 +57,12 @@ struct odometer {
   }
 };
 
-/// Visits traversal positions begin + rank, begin + rank + team, ... < end of a slice
-/// (`slice` points at position 0).
+/// Visits traversal positions begin + team_lane, begin + team_lane + team, ... < end of a
+/// slice (`slice` points at position 0).
 template <dtype D, class P>
-__device__ void scan_elements(const layout& l, const dtype_bits_t<D>* slice, P begin, P end, int rank, int team,
+__device__ void scan_elements(const layout& l, const dtype_bits_t<D>* slice, P begin, P end, int team_lane, int team,
                               position_best<dtype_key_t<D>, P>& best) {
-  P i = begin + rank;
+  P i = begin + team_lane;
   if (i >= end) return;
   odometer od;
   od.start(l.red, i);

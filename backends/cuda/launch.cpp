@@ -3,7 +3,8 @@
 // Every choice below sizes the launch in bytes in flight (tuning.hpp): a launch must offer
 // the GPU enough independent 16-byte loads, and when the outputs alone cannot (few long
 // slices, few column tiles), the reduced positions are cut into splits, one wave of blocks
-// at most, whose candidates meet in the same launch.
+// at most, whose candidates meet in the same launch. Each chooser takes the tuning T of
+// the device's architecture.
 #include "launch.hpp"
 
 #include <algorithm>
@@ -36,6 +37,28 @@ bool strides_aligned(const axis_list& a, std::int64_t elem, int skip) {
 
 constexpr std::int64_t int32_max = std::numeric_limits<std::int32_t>::max();
 
+// Pieces to cut each slice of `slice_bytes` into so that `target` blocks (one wave) have
+// work: as many as the outputs leave room for, none shorter than min_split_bytes.
+template <class T>
+std::int64_t wave_splits(std::int64_t target, std::int64_t outputs, std::int64_t slice_bytes) {
+  const std::int64_t splits = std::max<std::int64_t>(1, target / outputs);
+  return std::min(splits, std::max<std::int64_t>(1, slice_bytes / T::min_split_bytes));
+}
+
+// A block per (slice, piece): each slice's `units` (slots, runs or positions) cut into at
+// most `splits` equal pieces. The pieces of a split slice meet through an arrival counter
+// and a partial each (the last block to arrive combines them).
+void split_slices(launch_config& c, const layout& l, std::int64_t units, std::int64_t splits) {
+  c.chunk = ceil_div(units, splits);
+  c.splits = ceil_div(units, c.chunk);
+  c.blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(l.outputs * c.splits, 0x7fffffff));
+  if (c.splits > 1) {
+    c.counters = static_cast<std::size_t>(l.outputs);
+    c.partials = static_cast<std::size_t>(l.outputs * c.splits);
+  }
+}
+
+template <class T>
 launch_config choose_runs(const layout& l, const residency& r, const device_limits& d) {
   const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
   const std::int64_t len = l.run_axis().extent, runs = l.reduce / len, run_bytes = len * elem;
@@ -48,13 +71,13 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   launch_config c;
   c.threads = tune::threads;
 
-  // One short forward run per slice, plain keys: held in registers, 8 loads a lane in flight.
-  const bool plain = !l.keys.abs && !l.keys.nan_ignore;
-  if (plain && l.ordered && runs == 1 && l.run_dir > 0 && run_slots <= tune::window_max_slots) {
+  // One short forward run per slice, plain keys: held in registers, window_loads loads a
+  // lane in flight.
+  if (l.plain() && l.ordered && runs == 1 && l.run_dir > 0 && run_slots <= T::window_max_slots) {
     c.kernel = kernel_kind::windows;
-    c.window_slots = run_slots > tune::window_slots_w8 ? 8 : run_slots > tune::window_slots_w4 ? 4 : 2;
+    c.window_slots = run_slots > T::window_slots_w8 ? 8 : run_slots > T::window_slots_w4 ? 4 : 2;
     c.team_log2 = std::min(5, log2_ceil(ceil_div(run_slots, c.window_slots)));
-    const std::int64_t rows_per_block = (c.threads / 32) * (32 >> c.team_log2) * (8 / c.window_slots);
+    const std::int64_t rows_per_block = (c.threads / 32) * (32 >> c.team_log2) * (T::window_loads / c.window_slots);
     c.blocks = std::max<std::int64_t>(
         1, std::min(ceil_div(l.outputs, rows_per_block), static_cast<std::int64_t>(d.multiprocessors) * r.windows));
     return c;
@@ -62,16 +85,16 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
 
   // A team of lanes per slice, when the slices fill the GPU with teams or a warp covers
   // one in a pass; a team takes short runs a group of lanes each.
-  const int team_log2 = std::min(5, log2_ceil(ceil_div(slice_slots, tune::team_slots_per_lane)));
+  const int team_log2 = std::min(5, log2_ceil(ceil_div(slice_slots, T::team_slots_per_lane)));
   const bool teams_fill = l.outputs * (std::int64_t(1) << team_log2) >= resident_threads;
-  const bool warp_covers = slice_slots <= 32 * tune::team_slots_per_lane;
+  const bool warp_covers = slice_slots <= 32 * T::team_slots_per_lane;
   if (l.ordered && l.reduce <= int32_max && (teams_fill || warp_covers)) {
     c.kernel = kernel_kind::runs_team;
     c.team_log2 = team_log2;
     c.run_lanes = static_cast<int>(std::min<std::int64_t>(std::int64_t(1) << team_log2, pow2_ceil(run_slots)));
     const std::int64_t teams_per_block = c.threads >> team_log2;
-    c.blocks = std::max<std::int64_t>(
-        1, std::min(ceil_div(l.outputs, teams_per_block), static_cast<std::int64_t>(d.multiprocessors) * r.runs_team * 2));
+    const std::int64_t waves = static_cast<std::int64_t>(d.multiprocessors) * r.runs_team * T::runs_team_waves;
+    c.blocks = std::max<std::int64_t>(1, std::min(ceil_div(l.outputs, teams_per_block), waves));
     return c;
   }
 
@@ -83,24 +106,17 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   c.run_lanes = static_cast<int>(std::min<std::int64_t>(c.threads, pow2_ceil(run_slots)));
   const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * r.runs_block;
   const std::int64_t slice_bytes = l.reduce * elem;
-  std::int64_t splits = std::max<std::int64_t>(1, target / l.outputs);
-  splits = std::min(splits, std::max<std::int64_t>(1, slice_bytes / tune::min_split_bytes));
-  if (slice_bytes <= tune::max_unsplit_bytes) splits = 1;
+  std::int64_t splits = wave_splits<T>(target, l.outputs, slice_bytes);
+  if (slice_bytes <= T::max_unsplit_bytes) splits = 1;
   // A piece of a slice of long runs is a range of its slots, run after run; of short runs,
   // a range of whole runs.
   c.run_slots = run_slots;
   const std::int64_t units = c.run_lanes == c.threads ? runs * run_slots : runs;
-  splits = std::min(splits, units);
-  c.chunk = ceil_div(units, splits);
-  c.splits = ceil_div(units, c.chunk);
-  c.blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(l.outputs * c.splits, 0x7fffffff));
-  if (c.splits > 1) {
-    c.counters = static_cast<std::size_t>(l.outputs);
-    c.partials = static_cast<std::size_t>(l.outputs * c.splits);
-  }
+  split_slices(c, l, units, std::min(splits, units));
   return c;
 }
 
+template <class T>
 launch_config choose_columns(const layout& l, const residency& r, const device_limits& d) {
   const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type)), vec = 16 / elem;
   const std::int64_t width = l.column_axis().extent, per_outer = ceil_div(width, vec);
@@ -109,7 +125,7 @@ launch_config choose_columns(const layout& l, const residency& r, const device_l
   c.kernel = kernel_kind::columns;
   c.threads = tune::threads;
   c.aligned = aligned16(l.data) && strides_aligned(l.kept, elem, l.kept.n - 1) && strides_aligned(l.red, elem, -1);
-  c.packed = elem <= 2 && !l.keys.abs && !l.keys.nan_ignore;
+  c.packed = elem <= 2 && l.plain();
   const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * r.columns;  // one wave
   // A warp: as many lanes along the columns as there are groups (a row of a warp reads up
   // to 512 contiguous bytes), the others along the rows. A block: its warps along the
@@ -120,21 +136,22 @@ launch_config choose_columns(const layout& l, const residency& r, const device_l
   const std::int64_t warp_tiles = ceil_div(groups, cols), warps = c.threads / 32;
   int row_warps_log2 = 0;
   while ((1 << row_warps_log2) < warps && (warp_tiles << row_warps_log2) < warps &&
-         rows >= lanes_y * (2 << row_warps_log2) * tune::column_min_rows_per_thread)
+         rows >= lanes_y * (2 << row_warps_log2) * T::column_min_rows_per_thread)
     ++row_warps_log2;
-  c.team_log2 = log2_ceil(cols);
+  c.column_lanes_log2 = log2_ceil(cols);
   c.row_warps_log2 = row_warps_log2;
   const std::int64_t row_lanes = lanes_y << row_warps_log2;
   const std::int64_t tiles = ceil_div(groups, cols * (warps >> row_warps_log2));
   // Splits of the rows when the tiles still cannot fill a wave, each thread still walking a
   // few rows.
   std::int64_t splits = std::max<std::int64_t>(1, target / tiles);
-  splits = std::min(splits, std::max<std::int64_t>(1, rows / (row_lanes * tune::column_min_rows_per_thread)));
+  splits = std::min(splits, std::max<std::int64_t>(1, rows / (row_lanes * T::column_min_rows_per_thread)));
   const bool wide_key = elem == 8;  // pieces meet through partials, every one read at the end
   const std::int64_t tile_cols = cols * (warps >> row_warps_log2) * vec;
-  if (wide_key)  // the last block's partial reads stay a small share of a block's rows (sqrt: splits² <= rows / 8)
-    splits = std::min(splits, std::max({std::int64_t(1), tune::column_max_partial_reads / tile_cols,
-                                        static_cast<std::int64_t>(std::sqrt(static_cast<double>(rows) / 8))}));
+  if (wide_key)  // the last block's partial reads stay a small share of a block's rows
+    splits = std::min(splits, std::max({std::int64_t(1), T::column_max_partial_reads / tile_cols,
+                                        static_cast<std::int64_t>(std::sqrt(static_cast<double>(rows) /
+                                                                            T::column_rows_per_split_squared))}));
   if (c.packed)  // a thread counts its rows in a byte (half-word)
     splits = std::max(splits, ceil_div(rows, row_lanes * (elem == 1 ? 255 : 65535)));
   splits = std::max(splits, ceil_div(rows, std::int64_t(1) << 31));  // positions relative to a split fit 32 bits
@@ -152,10 +169,11 @@ launch_config choose_columns(const layout& l, const residency& r, const device_l
   return c;
 }
 
+template <class T>
 launch_config choose_elements(const layout& l, const residency& r, const device_limits& d) {
   launch_config c;
   c.threads = tune::threads;
-  const std::int64_t per_lane = 8;
+  const std::int64_t per_lane = T::element_positions_per_lane;
   const int lanes_log2 = std::min(5, log2_ceil(ceil_div(l.reduce, per_lane)));
   const std::int64_t resident_threads = static_cast<std::int64_t>(d.multiprocessors) * d.max_threads_per_multiprocessor;
   const bool teams_fill = l.outputs * (std::int64_t(1) << lanes_log2) >= resident_threads;
@@ -169,27 +187,24 @@ launch_config choose_elements(const layout& l, const residency& r, const device_
   c.kernel = kernel_kind::elements_block;
   const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * r.elements;
   const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
-  std::int64_t splits = std::max<std::int64_t>(1, target / l.outputs);
-  splits = std::min(splits, std::max<std::int64_t>(1, l.reduce * elem / tune::min_split_bytes));
-  c.chunk = ceil_div(l.reduce, splits);
-  c.splits = ceil_div(l.reduce, c.chunk);
-  c.blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(l.outputs * c.splits, 0x7fffffff));
-  if (c.splits > 1) {
-    c.counters = static_cast<std::size_t>(l.outputs);
-    c.partials = static_cast<std::size_t>(l.outputs * c.splits);
-  }
+  split_slices(c, l, l.reduce, wave_splits<T>(target, l.outputs, l.reduce * elem));
   return c;
+}
+
+template <class T>
+launch_config choose_for(const layout& l, const residency& r, const device_limits& d) {
+  switch (l.vec) {
+    case vector_axis::run: return choose_runs<T>(l, r, d);
+    case vector_axis::column: return choose_columns<T>(l, r, d);
+    case vector_axis::none: break;
+  }
+  return choose_elements<T>(l, r, d);
 }
 
 }  // namespace
 
 launch_config choose_launch(const layout& l, const residency& r, const device_limits& d) {
-  switch (l.vec) {
-    case vector_axis::run: return choose_runs(l, r, d);
-    case vector_axis::column: return choose_columns(l, r, d);
-    case vector_axis::none: break;
-  }
-  return choose_elements(l, r, d);
+  return tune::with_arch(d.compute_capability, [&](auto t) { return choose_for<decltype(t)>(l, r, d); });
 }
 
 std::string describe(const launch_config& c) {
@@ -207,7 +222,7 @@ std::string describe(const launch_config& c) {
     case kernel_kind::runs_unordered: s += " run_lanes=" + std::to_string(c.run_lanes); break;
     case kernel_kind::columns:
       s += std::string(c.aligned ? " aligned" : " shifted") + (c.packed ? " packed" : "") +
-           " lanes=" + std::to_string(1 << c.team_log2) + " row_warps=" + std::to_string(1 << c.row_warps_log2);
+           " lanes=" + std::to_string(1 << c.column_lanes_log2) + " row_warps=" + std::to_string(1 << c.row_warps_log2);
       break;
     case kernel_kind::elements_team: s += " lanes=" + std::to_string(1 << c.team_log2); break;
     case kernel_kind::elements_block: break;

@@ -16,11 +16,13 @@ namespace argx::detail::gpu {
 struct device_limits {
   int multiprocessors = 1;
   int max_threads_per_multiprocessor = 2048;
+  int compute_capability = 90;  ///< major * 10 + minor: picks the tuning (tuning.hpp)
 };
 
 /// Blocks of each kernel family a multiprocessor keeps resident, as compiled for a dtype
-/// (filled in from the kernels' occupancy on the device; these defaults are what the
-/// launch bounds ask for).
+/// (filled in from the kernels' occupancy on the device). The defaults stand in where that
+/// query fails, and are the device the plan tests assume; they are not the launch bounds'
+/// minima (tuning.hpp), which the compiled kernels may exceed.
 struct residency {
   int windows = 3, runs_team = 4, runs_block = 3, columns = 2, elements = 4;
 };
@@ -40,7 +42,8 @@ struct launch_config {
   kernel_kind kernel = kernel_kind::runs_team;
   int threads = 256;        ///< per block
   std::int64_t blocks = 1;  ///< grid
-  int team_log2 = 5;        ///< teams: lanes per slice; columns: lanes of a warp along the columns
+  int team_log2 = 5;        ///< windows, runs_team, elements_team: lanes per slice
+  int column_lanes_log2 = 0;  ///< columns: lanes of a warp along the columns (the others along the rows)
   int row_warps_log2 = 0;   ///< columns: warps of a block along the rows (the others along the columns)
   int run_lanes = 0;        ///< runs: lanes per run (the team takes team / run_lanes runs at a time)
   std::int64_t run_slots = 0;  ///< runs_block: slots a run may touch (long runs: pieces are ranges of them)

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "tuning.hpp"
+
 namespace argx::detail::gpu {
 namespace {
 
@@ -92,7 +94,8 @@ layout make_layout(const plan& p) {
   // Only slices long enough for a block each (the unordered walk's only kernel) are walked
   // that way; shorter ones go element by element in order.
   const std::int64_t last_stride = red.at[red.n - 1].stride;
-  if (last_stride != 1 && last_stride != -1 && red.count() * static_cast<std::int64_t>(size_of(p.type)) >= (64 << 10)) {
+  if (last_stride != 1 && last_stride != -1 &&
+      red.count() * static_cast<std::int64_t>(size_of(p.type)) >= tune::unordered_min_bytes) {
     for (int d = red.n - 2; d >= 0; --d)
       if ((red.at[d].stride == 1 || red.at[d].stride == -1) && red.at[d].extent > 1) {
         const axis u = red.at[d];
@@ -104,7 +107,7 @@ layout make_layout(const plan& p) {
   }
   l.red = red;
   l.reduce = red.count();
-  l.plain_positions = l.ordered && l.pos_bias == 0 && !backwards && row_major_weights(red);
+  l.identity_positions = l.ordered && l.pos_bias == 0 && !backwards && row_major_weights(red);
 
   // Kept axes with their output weights (row-major over the plan's kept dims: the output's
   // order); broadcast axes become replicas.
@@ -145,7 +148,7 @@ layout make_layout(const plan& p) {
   l.kept = kept;
   l.reps = reps;
   l.outputs = kept.count();
-  l.plain_outputs = reps.n == 0 && l.out_bias == 0 && row_major_weights(kept);
+  l.identity_outputs = reps.n == 0 && l.out_bias == 0 && row_major_weights(kept);
   const std::int64_t elem = static_cast<std::int64_t>(size_of(p.type));
   l.data = static_cast<const char*>(p.data) + shift * elem;
   std::int64_t lo = 0, hi = 0;
@@ -164,8 +167,8 @@ std::string describe(const layout& l) {
   if (l.vec == vector_axis::run && l.run_dir < 0) s += " backwards";
   s += " red=" + list_text(l.red) + " kept=" + list_text(l.kept);
   if (l.reps.n) s += " reps=" + list_text(l.reps);
-  if (!l.plain_positions) s += " pos_bias=" + std::to_string(l.pos_bias);
-  if (!l.plain_outputs) s += " out_bias=" + std::to_string(l.out_bias);
+  if (!l.identity_positions) s += " pos_bias=" + std::to_string(l.pos_bias);
+  if (!l.identity_outputs) s += " out_bias=" + std::to_string(l.out_bias);
   if (!l.ordered) s += " unordered";
   if (l.ties_last) s += " ties_last";
   return s;

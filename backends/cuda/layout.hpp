@@ -65,6 +65,25 @@ struct axis_list {
     locate(i, o, w);
     return o;
   }
+  /// offset_of with no division when there is one axis (the common case).
+  ARGX_HOST_DEVICE std::int64_t offset_of_fast(std::int64_t i) const {
+    return n == 1 ? i * at[0].stride : offset_of(i);
+  }
+  /// Input offset of row-major index i over every axis but the last: where run or column i
+  /// of a walk starts, the last axis being the one walked with vectors. One outer axis
+  /// needs no division.
+  ARGX_HOST_DEVICE std::int64_t outer_offset_of(std::int64_t i) const {
+    if (n <= 1) return 0;
+    if (n == 2) return i * at[0].stride;
+    std::int64_t off = 0;
+    ARGX_AXIS_LOOP
+    for (int d = n - 2; d >= 0; --d) {
+      const std::int64_t e = at[d].extent, k = i % e;
+      off += k * at[d].stride;
+      i /= e;
+    }
+    return off;
+  }
 };
 
 /// Which axis has unit stride (and so is read with 16-byte vectors).
@@ -101,8 +120,8 @@ struct layout {
   bool ordered = true;           ///< positions rise (or, with ties flipped, fall) with t; false when the
                                  ///< unit-stride reduced axis was moved last to be walked in runs
   bool view_ties_last = false;   ///< the caller's tie rule (unordered walks compare reported positions)
-  bool plain_positions = true;   ///< reported position == t
-  bool plain_outputs = true;     ///< output index == o, no replicas
+  bool identity_positions = true;  ///< reported position == t
+  bool identity_outputs = true;    ///< output index == o, no replicas
   /// The bytes the view spans, [span_begin, span_end): 16-byte loads that would reach
   /// outside them (the first and last vector of the tensor) read element by element.
   std::uintptr_t span_begin = 0, span_end = 0;
@@ -111,9 +130,18 @@ struct layout {
   ARGX_HOST_DEVICE const axis& run_axis() const { return red.at[red.n - 1]; }
   ARGX_HOST_DEVICE const axis& column_axis() const { return kept.at[kept.n - 1]; }
 
+  /// A plain reduction: abs and nan_ignore off, so keys order elements as their values do
+  /// (NaN above every number) and loops may compare values instead of keys.
+  ARGX_HOST_DEVICE bool plain() const { return !keys.abs && !keys.nan_ignore; }
+
+  /// Input offset of compact output o's slice (its element at traversal index 0).
+  ARGX_HOST_DEVICE std::int64_t slice_offset(std::int64_t o) const { return kept.offset_of_fast(o); }
+  /// Input offset, from its slice's start, of the element at traversal index t.
+  ARGX_HOST_DEVICE std::int64_t element_offset(std::int64_t t) const { return red.offset_of_fast(t); }
+
   /// The position reported for traversal index t.
   ARGX_HOST_DEVICE std::int64_t position_of(std::int64_t t) const {
-    if (plain_positions) return t;
+    if (identity_positions) return t;
     std::int64_t o, w;
     red.locate(t, o, w);
     return pos_bias + w;
@@ -143,7 +171,7 @@ struct layout {
   }
   /// The first output index of compact output o (add reps' weighted indices for the others).
   ARGX_HOST_DEVICE std::int64_t output_of(std::int64_t o) const {
-    if (plain_outputs) return o;
+    if (identity_outputs) return o;
     std::int64_t off, w;
     kept.locate(o, off, w);
     return out_bias + w;

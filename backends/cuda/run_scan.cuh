@@ -31,16 +31,7 @@ struct run_walk {
   }
   /// Offset of run q's first element from its slice's.
   __device__ __forceinline__ std::int64_t start(const layout& l, std::int64_t q) const {
-    if (l.red.n == 1) return 0;
-    if (l.red.n == 2) return q * l.red.at[0].stride;
-    std::int64_t off = 0;
-    ARGX_AXIS_LOOP
-    for (int d = l.red.n - 2; d >= 0; --d) {
-      const std::int64_t e = l.red.at[d].extent, k = q % e;
-      off += k * l.red.at[d].stride;
-      q /= e;
-    }
-    return off;
+    return l.red.outer_offset_of(q);
   }
 };
 
@@ -97,7 +88,7 @@ struct slot_best {
   template <dtype D>
   __device__ __forceinline__ void offer(K k, const vec<D>&, const dtype_bits_t<D>* a, std::int64_t q,
                                         const run_slots<D>&, int, int) {
-    const bool b = k > key || (ties_last && k == key);
+    const bool b = later_beats(k, key, ties_last);
     key = b ? k : key;
     slot = b ? a : slot;
     run = b ? q : run;
@@ -116,7 +107,7 @@ struct exact_best {
   key_params kp;
 
   __device__ exact_best(const layout& lay, const run_walk& walk, key_params keys)
-      : c{K(0), lay.view_ties_last ? lay.view_reduce - 1 : 0}, l(lay), w(walk), kp(keys) {}
+      : c(seed<K>(lay.view_reduce, lay.view_ties_last)), l(lay), w(walk), kp(keys) {}
 
   __device__ __forceinline__ void offer(K k, const vec<D>& x, const dtype_bits_t<D>* a, std::int64_t q,
                                         const run_slots<D>& s, int lo, int hi) {
@@ -152,14 +143,14 @@ __device__ __forceinline__ candidate<dtype_key_t<D>> locate_best(const layout& l
   return candidate<K>{b.key, b.run * w.len + (w.dir > 0 ? e : w.len - 1 - e)};
 }
 
-/// Folds slots [v0, v1) of run q into `best`, as member `rank` of a team of `team` threads
-/// (slots rank, rank + team, ... of the range). The first and last slot of the run are
-/// masked, and read first (their loads in flight early; the last is offered last, as the
-/// order of positions wants); the ones between are whole and go through a loop that keeps
-/// Unroll loads in flight while it folds the previous Unroll.
+/// Folds slots [v0, v1) of run q into `best`, as lane `team_lane` of a team of `team`
+/// threads (slots team_lane, team_lane + team, ... of the range). The first and last slot
+/// of the run are masked, and read first (their loads in flight early; the last is offered
+/// last, as the order of positions wants); the ones between are whole and go through a
+/// loop that keeps Unroll loads in flight while it folds the previous Unroll.
 template <dtype D, int Unroll, bool Plain, class Best>
-__device__ __forceinline__ void scan_run(const run_slots<D>& s, std::int64_t q, std::int64_t v0, std::int64_t v1, int rank,
-                                         int team, key_params kp, Best& best) {
+__device__ __forceinline__ void scan_run(const run_slots<D>& s, std::int64_t q, std::int64_t v0, std::int64_t v1,
+                                         int team_lane, int team, key_params kp, Best& best) {
   using B = dtype_bits_t<D>;
   if (v1 > s.count) v1 = s.count;
   if (v0 >= v1) return;
@@ -168,7 +159,7 @@ __device__ __forceinline__ void scan_run(const run_slots<D>& s, std::int64_t q, 
   const int n = static_cast<int>(v1 - v0), step = s.dir > 0 ? 16 : -16;
   const char* base = reinterpret_cast<const char*>(s.slot(v0));
   auto at = [&](int i) { return reinterpret_cast<const B*>(base + static_cast<std::int64_t>(i) * step); };
-  int i = rank;
+  int i = team_lane;
   // The edges this thread owns: slot 0 first, the last slot last (positions in order).
   // Slot 0 is read at once but folded only once the first batch of the body is in flight,
   // so its latency does not hold that batch back.
@@ -188,7 +179,7 @@ __device__ __forceinline__ void scan_run(const run_slots<D>& s, std::int64_t q, 
   const int tail = last > 0 && last < v1 ? static_cast<int>(last - v0) : n;  // the tail slot, if in range
   const int body_end = tail;
   // The tail slot is read now too (its latency hidden behind the body), folded last.
-  const bool owns_tail = tail < n && tail >= rank && (tail - rank) % team == 0 && !(v0 == 0 && tail == 0);
+  const bool owns_tail = tail < n && tail >= team_lane && (tail - team_lane) % team == 0 && !(v0 == 0 && tail == 0);
   const vec<D> tx = owns_tail ? s.edge_load(at(tail)) : vec<D>{{0, 0, 0, 0}};
   auto fold = [&](const vec<D>& x, int k) { best.offer(vec_max_key<D, Plain>(x, kp), x, at(k), q, s, 0, 16); };
   if (i + (Unroll - 1) * team < body_end) {
@@ -196,25 +187,20 @@ __device__ __forceinline__ void scan_run(const run_slots<D>& s, std::int64_t q, 
 #pragma unroll
     for (int u = 0; u < Unroll; ++u) x[u] = load_vec<D>(at(i + u * team));
     fold_head();
-    for (;;) {  // x and y take turns: one batch in flight while the other is folded
-      const int n1 = i + Unroll * team;
-      const bool more1 = n1 + (Unroll - 1) * team < body_end;
-      if (more1)
+    // x and y take turns: the next batch is loaded into one while the other is folded.
+    // False once no whole batch is left to load.
+    auto turn = [&](vec<D>(&next)[Unroll], const vec<D>(&now)[Unroll]) {
+      const int i1 = i + Unroll * team;
+      const bool more = i1 + (Unroll - 1) * team < body_end;
+      if (more)
 #pragma unroll
-        for (int u = 0; u < Unroll; ++u) y[u] = load_vec<D>(at(n1 + u * team));
+        for (int u = 0; u < Unroll; ++u) next[u] = load_vec<D>(at(i1 + u * team));
 #pragma unroll
-      for (int u = 0; u < Unroll; ++u) fold(x[u], i + u * team);
-      i = n1;
-      if (!more1) break;
-      const int n2 = i + Unroll * team;
-      const bool more2 = n2 + (Unroll - 1) * team < body_end;
-      if (more2)
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u) x[u] = load_vec<D>(at(n2 + u * team));
-#pragma unroll
-      for (int u = 0; u < Unroll; ++u) fold(y[u], i + u * team);
-      i = n2;
-      if (!more2) break;
+      for (int u = 0; u < Unroll; ++u) fold(now[u], i + u * team);
+      i = i1;
+      return more;
+    };
+    while (turn(y, x) && turn(x, y)) {
     }
   }
   {  // fewer than Unroll whole slots left: all loaded before any is folded
@@ -240,9 +226,9 @@ __device__ __forceinline__ void scan_run(const run_slots<D>& s, std::int64_t q, 
 /// slot; Unroll runs of a group are loaded before any is folded.
 template <dtype D, int Unroll, bool Plain, class Best>
 __device__ __forceinline__ void scan_short_runs(const layout& l, const run_walk& w, const dtype_bits_t<D>* slice,
-                                                std::int64_t q0, std::int64_t q1, int rank, int team, int lanes,
+                                                std::int64_t q0, std::int64_t q1, int team_lane, int team, int lanes,
                                                 key_params kp, Best& best) {
-  const int groups = team / lanes, g = rank / lanes, v = rank - g * lanes;
+  const int groups = team / lanes, g = team_lane / lanes, v = team_lane - g * lanes;
   for (std::int64_t q = q0 + g; q < q1; q += static_cast<std::int64_t>(Unroll) * groups) {
     vec<D> x[Unroll];
     run_slots<D> rs[Unroll];
@@ -278,25 +264,26 @@ __device__ __forceinline__ void scan_short_runs(const layout& l, const run_walk&
   }
 }
 
-/// Folds the whole slice (or runs [q0, q1) of it) as member `rank` of a team: short runs a
-/// group of lanes each, long ones the whole team each.
+/// Folds the whole slice (or runs [q0, q1) of it) as lane `team_lane` of a team: short runs
+/// a group of lanes each, long ones the whole team each.
 template <dtype D, bool Plain, class Best>
 __device__ __forceinline__ void scan_runs(const layout& l, const run_walk& w, const dtype_bits_t<D>* slice,
-                                          std::int64_t q0, std::int64_t q1, int rank, int team, int lanes,
+                                          std::int64_t q0, std::int64_t q1, int team_lane, int team, int lanes,
                                           key_params kp, Best& best) {
+  using arch = tune::compiled_arch;
   if (lanes < team) {
-    scan_short_runs<D, tune::short_run_unroll, Plain>(l, w, slice, q0, q1, rank, team, lanes, kp, best);
+    scan_short_runs<D, arch::short_run_unroll, Plain>(l, w, slice, q0, q1, team_lane, team, lanes, kp, best);
   } else {
     for (std::int64_t q = q0; q < q1; ++q)
-      scan_run<D, tune::run_unroll, Plain>(run_slots<D>::at(slice, l, w, q), q, 0, std::int64_t(1) << 62, rank, team, kp,
-                                           best);
+      scan_run<D, arch::run_unroll, Plain>(run_slots<D>::at(slice, l, w, q), q, 0, std::int64_t(1) << 62, team_lane, team,
+                                           kp, best);
   }
 }
 
 /// One short run (a whole slice, going forwards) held in registers by a team of `team`
-/// lanes: lane `rank` loads the run's slots rank, rank + team, ..., at most W of them. The
-/// team agrees on the largest key (an integer max per shuffle step), then on the first (or
-/// last) position holding it (an integer min or max per step).
+/// lanes: lane `team_lane` loads the run's slots team_lane, team_lane + team, ..., at most
+/// W of them. The team agrees on the largest key (an integer max per shuffle step), then on
+/// the first (or last) position holding it (an integer min or max per step).
 ///
 /// Plain reductions fold a lane's slots in the value domain and take one key at the end:
 /// a key and an edge test per slot cost more instructions than the loads leave room for
@@ -319,23 +306,24 @@ struct window_row {
   __device__ __forceinline__ int bytes_lo(int slot) const { return slot == 0 ? static_cast<int>(low & 15u) : 0; }
   __device__ __forceinline__ int bytes_hi(int slot) const { return slot == slots - 1 ? tail : 16; }
 
-  __device__ __forceinline__ void load(const B* row, std::int64_t len, bool ok, int rank, int team, const layout& l) {
+  __device__ __forceinline__ void load(const B* row, std::int64_t len, bool ok, int team_lane, int team,
+                                       const layout& l) {
     low = reinterpret_cast<std::uintptr_t>(row);
     const std::uintptr_t end = low + static_cast<std::uintptr_t>(len) * elem, first = low & ~std::uintptr_t(15);
     slots = ok ? static_cast<int>((((end - 1) & ~std::uintptr_t(15)) - first) >> 4) + 1 : 0;
     tail = static_cast<int>((end - 1) & 15u) + 1;
-    const auto* lane_first = reinterpret_cast<const B*>(first + (static_cast<std::uintptr_t>(rank) << 4));
+    const auto* lane_first = reinterpret_cast<const B*>(first + (static_cast<std::uintptr_t>(team_lane) << 4));
     if (first >= l.span_begin && first + (static_cast<std::uintptr_t>(slots) << 4) <= l.span_end) {
       // Every slot of the row lies in the tensor (all rows but, at most, the first and last).
 #pragma unroll
-      for (int u = 0; u < W; ++u) x[u] = load_vec_if<D>(lane_first + u * team * V, u * team + rank < slots);
+      for (int u = 0; u < W; ++u) x[u] = load_vec_if<D>(lane_first + u * team * V, u * team + team_lane < slots);
       return;
     }
     unsigned outside = 0;  // slots that reach past the tensor's ends: read again below
 #pragma unroll
     for (int u = 0; u < W; ++u) {
       const B* a = lane_first + u * team * V;
-      const bool in = vec_inside(a, l.span_begin, l.span_end), mine = u * team + rank < slots;
+      const bool in = vec_inside(a, l.span_begin, l.span_end), mine = u * team + team_lane < slots;
       x[u] = load_vec_if<D>(a, mine && in);
       outside |= static_cast<unsigned>(mine && !in) << u;
     }
@@ -346,21 +334,21 @@ struct window_row {
   }
 
   /// The lane's largest key over its slots.
-  __device__ __forceinline__ void fold(int rank, int team, key_params kp) {
+  __device__ __forceinline__ void fold(int team_lane, int team, key_params kp) {
     if constexpr (Plain) {
-      using P = plain<D>;
+      using P = value_ops<D>;
       const B f = P::flip(kp.argmin);
-      mask_edges(rank, team, static_cast<B>(lowest_bits<D>() ^ f));
+      mask_edges(team_lane, team, static_cast<B>(lowest_bits<D>() ^ f));
       best = P::best(x[0], f);
 #pragma unroll
       for (int u = 1; u < W; ++u)
-        if (u * team + rank < slots) best = P::better(best, P::best(x[u], f), f);
-      key = rank < slots ? order_key<D>(best, loop_keys<true>(kp)) : K(0);
+        if (u * team + team_lane < slots) best = P::better(best, P::best(x[u], f), f);
+      key = team_lane < slots ? order_key<D>(best, loop_keys<true>(kp)) : K(0);
     } else {
       key = 0;
 #pragma unroll
       for (int u = 0; u < W; ++u) {
-        const int s = u * team + rank;
+        const int s = u * team + team_lane;
         slot_key[u] = s < slots ? masked_max_key<D, false>(x[u], bytes_lo(s), bytes_hi(s), kp) : K(0);
         key = slot_key[u] > key ? slot_key[u] : key;
       }
@@ -370,8 +358,8 @@ struct window_row {
   /// After the team agreed on its largest key: this lane's first (last) position holding
   /// it, or a position no lane can claim (it loses every min with ties = first, every max
   /// with ties = last).
-  __device__ __forceinline__ void locate(K team_key, int rank, int team, key_params kp, bool ties_last) {
-    const bool mine = key == team_key && rank < slots;
+  __device__ __forceinline__ void locate(K team_key, int team_lane, int team, key_params kp, bool ties_last) {
+    const bool mine = key == team_key && team_lane < slots;
     key = team_key;
     pos = ties_last ? -1 : 0x7fffffff;
     if (!mine) return;
@@ -380,17 +368,17 @@ struct window_row {
     for (int u = 0; u < W; ++u) {
       bool holds;
       if constexpr (Plain)
-        holds = plain<D>::same_key(plain<D>::best(x[u], plain<D>::flip(kp.argmin)), best);
+        holds = value_ops<D>::same_key(value_ops<D>::best(x[u], value_ops<D>::flip(kp.argmin)), best);
       else
         holds = slot_key[u] == team_key;
-      if (u * team + rank < slots && holds && (ties_last || hit < 0)) hit = u;
+      if (u * team + team_lane < slots && holds && (ties_last || hit < 0)) hit = u;
     }
     vec<D> y = x[0];  // x[hit], chosen word by word: run-time indexing would use local memory
 #pragma unroll
     for (int u = 1; u < W; ++u)
 #pragma unroll
       for (int i = 0; i < 4; ++i) y.w[i] = hit == u ? x[u].w[i] : y.w[i];
-    const int s = hit * team + rank;
+    const int s = hit * team + team_lane;
     const int j = vec_find_key_in<D>(y, team_key, loop_keys<Plain>(kp), bytes_lo(s) / elem, bytes_hi(s) / elem, ties_last);
     pos = s * V + j - static_cast<int>(low & 15u) / elem;
   }
@@ -398,13 +386,13 @@ struct window_row {
  private:
   /// Replaces the bytes of the row's first and last slots that lie outside the row by
   /// `fill` (in the lanes holding those slots; rows that start and end on 16 bytes skip it).
-  __device__ __forceinline__ void mask_edges(int rank, int team, B fill) {
+  __device__ __forceinline__ void mask_edges(int team_lane, int team, B fill) {
     const int lo = static_cast<int>(low & 15u);
     if (slots == 0 || (lo == 0 && tail == 16)) return;
     const vec<D> filler = splat<D>(fill);
-    if (rank == 0 && lo != 0) keep_bytes(x[0].w, lo, slots == 1 ? tail : 16, filler.w);
+    if (team_lane == 0 && lo != 0) keep_bytes(x[0].w, lo, slots == 1 ? tail : 16, filler.w);
     const int last = slots - 1;
-    if (tail != 16 && (last & (team - 1)) == rank) {
+    if (tail != 16 && (last & (team - 1)) == team_lane) {
       const int at = last >> (__ffs(team) - 1);
 #pragma unroll
       for (int u = 0; u < W; ++u)

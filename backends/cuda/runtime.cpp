@@ -35,6 +35,10 @@ const device_info& device(int ordinal) {
     check(cudaDeviceGetAttribute(&info->limits.max_threads_per_multiprocessor,
                                  cudaDevAttrMaxThreadsPerMultiProcessor, ordinal),
           "reading the threads per multiprocessor");
+    int major = 0, minor = 0;
+    check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ordinal), "reading the compute capability");
+    check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, ordinal), "reading the compute capability");
+    info->limits.compute_capability = major * 10 + minor;
     slot = std::move(info);
   }
   return *slot;

@@ -1,10 +1,13 @@
 // Where answers go: a winner (key, traversal index) becomes the reported index and value
 // of its outputs; and how the pieces of a slice that was split across blocks meet, in one
 // launch: each piece leaves its candidate, and the last piece to arrive combines them.
+// Below the work-item loops (run_items, column_items, element_items), which call it.
 #pragma once
 
 #include <cstdint>
 
+#include <argx/detail/answer.hpp>
+#include <argx/device/block_argmax.cuh>
 #include <argx/order.hpp>
 
 #include "kernel_types.hpp"
@@ -18,11 +21,11 @@ namespace argx::detail::gpu {
 template <dtype D, bool Reported = false>
 __device__ __forceinline__ void store_answer(const layout& l, const device_outputs& out, std::int64_t o,
                                              const dtype_bits_t<D>* slice, candidate<dtype_key_t<D>> c) {
-  const bool all_nan = is_all_nan_key(c.key, l.keys, dtype_traits<D>::is_float);
-  const std::int64_t index = all_nan ? std::int64_t(-1) : Reported ? c.pos : l.position_of(c.pos);
+  using K = dtype_key_t<D>;
+  const std::int64_t index = reported_index(candidate<K>{c.key, Reported ? c.pos : l.position_of(c.pos)}, l.keys,
+                                            dtype_traits<D>::is_float);
   dtype_bits_t<D> value = 0;
-  if (out.values)
-    value = slice[Reported ? l.offset_of_position(c.pos) : l.red.n == 1 ? c.pos * l.red.at[0].stride : l.red.offset_of(c.pos)];
+  if (out.values) value = slice[Reported ? l.offset_of_position(c.pos) : l.element_offset(c.pos)];
   const std::int64_t first = l.output_of(o), copies = l.reps.count();
   ARGX_AXIS_LOOP
   for (std::int64_t r = 0; r < copies; ++r) {
@@ -32,19 +35,17 @@ __device__ __forceinline__ void store_answer(const layout& l, const device_outpu
       l.reps.locate(r, ignored, w);
       at += w;
     }
-    if (l.index == index_type::int64)
-      static_cast<std::int64_t*>(out.indices)[at] = index;
-    else
-      static_cast<std::int32_t*>(out.indices)[at] = static_cast<std::int32_t>(index);
-    if (out.values) static_cast<dtype_bits_t<D>*>(out.values)[at] = value;
+    store_index(out.indices, l.index, at, index);
+    if (out.values) store_value(out.values, at, value);
   }
 }
 
 // ---- pieces of a slice meeting -------------------------------------------------------------
 
-/// Called by every thread of a block after thread 0 left the block's candidate: true in
-/// every thread of the last block of `expected` to arrive at `counter`. That block sees
-/// every candidate the others left; the counter is back at zero for the next launch.
+/// Called by every thread of a block after the block left its candidates (a partial, or
+/// atomic maxima): true in every thread of the last block of `expected` to arrive at
+/// `counter`. That block sees every candidate the others left; the counter is back at zero
+/// for the next launch.
 __device__ inline bool arrive_last(unsigned* counter, unsigned expected, bool& flag) {
   if (threadIdx.x == 0) __threadfence();  // the candidate is visible device-wide before the count
   __syncthreads();
@@ -71,6 +72,33 @@ template <class K>
 __device__ __forceinline__ void store_partial(partial<K>* ps, std::int64_t i, candidate<K> c) {
   ps[i].key = c.key;
   ps[i].pos = c.pos;
+}
+
+/// Shared memory of a block that folds its candidates and may meet the other pieces of
+/// its slice: the block-wide fold's, and the arrival flag.
+template <class K>
+struct block_meeting {
+  typename device::block_argmax<K, std::int64_t>::storage fold;
+  bool last;
+};
+
+/// After a block folded its candidate c of piece `item` of output o's slice (item =
+/// o * splits + piece; c the same in every thread): with one split, c is the answer; with
+/// several, the block leaves c as its partial, and the last block of the slice to arrive
+/// folds every partial from `none` into c. True in the block whose c is then the answer.
+template <class K>
+__device__ __forceinline__ bool pieces_meet(candidate<K>& c, const workspace_ptrs& ws, std::int64_t o,
+                                            std::int64_t splits, std::int64_t item, candidate<K> none,
+                                            bool ties_last, block_meeting<K>& meet) {
+  if (splits == 1) return true;
+  auto* parts = static_cast<partial<K>*>(ws.partials);
+  if (threadIdx.x == 0) store_partial(parts, item, c);
+  if (!arrive_last(ws.counters + o, static_cast<unsigned>(splits), meet.last)) return false;
+  c = none;
+  for (std::int64_t i = threadIdx.x; i < splits; i += blockDim.x)
+    c = combine(c, load_partial(parts, o * splits + i), ties_last);
+  c = device::block_argmax<K, std::int64_t>(meet.fold).reduce(c, ties_last);
+  return true;
 }
 
 /// A candidate of a 32-bit key and a traversal index below 2^32 as one 64-bit word whose

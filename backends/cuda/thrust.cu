@@ -16,6 +16,7 @@
 #include <thrust/system/system_error.h>
 #include <thrust/transform_reduce.h>
 
+#include <argx/detail/answer.hpp>
 #include <argx/error.hpp>
 
 #include "archs.hpp"
@@ -95,18 +96,14 @@ struct store {
   candidate<K> single;
   __device__ void operator()(std::int64_t o) const {
     const candidate<K> c = winners ? winners[o] : single;
-    const std::int64_t index = reported_index(c, p.keys, is_floating(p.type));
-    if (p.index == index_type::int64)
-      static_cast<std::int64_t*>(out.indices)[o] = index;
-    else
-      static_cast<std::int32_t*>(out.indices)[o] = static_cast<std::int32_t>(index);
+    store_index(out.indices, p.index, o, reported_index(c, p.keys, is_floating(p.type)));
     if (!out.values) return;
     const std::int64_t off = element_offset(p, o, c.pos);
     switch (size_of(p.type)) {
-      case 1: static_cast<std::uint8_t*>(out.values)[o] = load<std::uint8_t>(p, off); break;
-      case 2: static_cast<std::uint16_t*>(out.values)[o] = load<std::uint16_t>(p, off); break;
-      case 4: static_cast<std::uint32_t*>(out.values)[o] = load<std::uint32_t>(p, off); break;
-      default: static_cast<std::uint64_t*>(out.values)[o] = load<std::uint64_t>(p, off); break;
+      case 1: store_value(out.values, o, load<std::uint8_t>(p, off)); break;
+      case 2: store_value(out.values, o, load<std::uint16_t>(p, off)); break;
+      case 4: store_value(out.values, o, load<std::uint32_t>(p, off)); break;
+      default: store_value(out.values, o, load<std::uint64_t>(p, off)); break;
     }
   }
 };

@@ -1,69 +1,134 @@
-// Every tuning knob of the cuda backend, with what chose it. Plain C++: the launch chooser
-// (launch.cpp) and the kernels (kernels.cuh) read these; bench/cuda/NOTES.md holds the
-// measurements behind them (H200, 132 multiprocessors, ~4.1-4.5 TB/s read ceiling).
+// Every tuning knob of the cuda backend, one struct an architecture, each knob with the
+// measurement that chose it. The measurements are in bench/cuda/NOTES.md ("NOTES v5" is
+// its section v5), taken on an H200 (132 multiprocessors, ~4.5 TB/s read ceiling). Plain
+// C++: launch.cpp picks the struct of the device's compute capability at run time; the
+// kernels take the one of the architecture they are compiled for (compiled_arch).
 //
 // The sizing rule is Little's law in bytes: a Hopper part needs about 30-40 KiB of loads
 // outstanding per multiprocessor to keep its memory busy (4.5 TB/s x ~1 us / 132). A
 // thread with U 16-byte loads in flight holds 16 U bytes, so a multiprocessor needs
 // ~2,048-2,560 such loads in flight: two or three blocks of 256 threads with 4 to 8 each.
+//
+// The host's choice and the kernels' need not agree for correct answers (every kernel
+// loops over its work items, whatever the grid), only for speed: a GPU running PTX built
+// for an older architecture gets that architecture's kernels and its own launch choice.
 #pragma once
 
 #include <cstdint>
-
-#include <argx/dtype.hpp>
+#include <type_traits>
 
 namespace argx::detail::gpu::tune {
 
-/// Threads per block of every kernel (their register budgets are compiled for it).
+/// Threads per block of every kernel on every architecture: the kernels' register budgets
+/// (launch bounds below) are compiled for it, and the occupancy query asks with it.
+/// NOTES v4: 256 threads x 3 blocks per multiprocessor with 4 loads a batch.
 inline constexpr int threads = 256;
 
-/// Bytes of loads a multiprocessor should have in flight (Little's law, above).
-inline constexpr std::int64_t bytes_in_flight_per_sm = 36 << 10;
+/// Bytes of a slice from which a unit-stride reduced axis that is not the last is walked
+/// last, in runs (layout.cpp: the unordered walk, whose only kernel takes a block a
+/// slice); shorter slices go element by element, in order. Decided before a device is
+/// known, so not per architecture; the size of sm90::max_unsplit_bytes, not measured on
+/// its own.
+inline constexpr std::int64_t unordered_min_bytes = 64 << 10;
 
-/// Run kernels: 16-byte loads in flight per thread while the previous batch is folded
-/// (double-buffered, so 2 x 4 in registers). Measured (v4, flat 2^28 and 64 x 4M rows):
-/// 4 at 3 blocks/SM beat 2 at 4 and 8 at 2; 6-8 blocks/SM spill.
-inline constexpr int run_unroll = 4;
-/// Short runs (a group of lanes per run): runs of a group loaded before any is folded.
-inline constexpr int short_run_unroll = 4;
-/// Blocks of the team-per-slice run kernel a multiprocessor keeps: its teams wait on one
-/// slice each, so residency is what keeps loads in flight.
-inline constexpr int runs_team_min_resident = 2;
-/// Blocks of the block-per-slice run kernel a multiprocessor keeps (register budget): 2
-/// blocks of double-buffered 4-load batches are 64 KiB in flight; at 3 (80 registers) the
-/// walk over runs with masked edges spilled inside its load loop.
-inline constexpr int runs_block_min_resident = 2;
-/// The same for slices of short runs (each run's edge slots, four runs at a time, need
-/// more registers: at 3 blocks they spilled).
-inline constexpr int runs_short_min_resident = 2;
-/// Window kernel (short slices held in registers): 8 loads a lane in flight (8 / W rows of
-/// W slots). W from a sweep of row lengths (v5): rows of <= 2 slots W = 2 (16M x 8: 167 us
-/// vs 199 with 4), up to 32 slots W = 4 (4M x 32: 157 vs 173 with 8), longer W = 8
-/// (1M x 256: 268 vs 279 with 4).
-inline constexpr int window_min_resident = 3;
-inline constexpr int window_slots_w4 = 2;   ///< rows of more slots than this take W = 4
-inline constexpr int window_slots_w8 = 32;  ///< rows of more slots than this take W = 8
-inline constexpr int window_max_slots = 8 * 32;
+/// Hopper (sm_90), measured on an H200.
+struct sm90 {
+  // ---- the sizing rule ------------------------------------------------------------------
 
-/// Column kernel: rows loaded before any is folded (two vectors a row when the row is not
-/// 16-byte aligned): 8 at 2 blocks of 256 a multiprocessor is 64 KiB in flight.
-inline constexpr int column_unroll = 8;
-inline constexpr int column_min_resident = 2;
-/// Fewest rows a thread of the column kernel should walk in one split.
-inline constexpr std::int64_t column_min_rows_per_thread = 4;
-/// Partials the last block of a column tile may read when the pieces meet through partials
-/// (64-bit keys): 16 per thread, with several loads in flight; more when the rows are many
-/// (launch.cpp: up to sqrt(rows / 8) splits). The bound alone left int64 dim 0 of
-/// 283854 x 227 at 16 blocks, 3.4% of the ceiling (H200 sweep).
-inline constexpr std::int64_t column_max_partial_reads = 16 * threads;
+  /// Bytes of loads a multiprocessor should have in flight (Little's law, above; the plan
+  /// tests check every large launch against it).
+  static constexpr std::int64_t bytes_in_flight_per_sm = 36 << 10;
 
-/// A team of lanes per slice when a warp covers a slice with this many 16-byte loads per
-/// lane or fewer, or when the slices fill the GPU with teams anyway.
-inline constexpr int team_slots_per_lane = 2;
-/// Fewest bytes in one block's share of a split slice: below that the meeting (fence,
-/// arrival atomic, partial reads) costs more than the split saves (v5 sweep: 2^14 floats
-/// unsplit 8.7 us, split 9.5-10.1 us).
-inline constexpr std::int64_t min_split_bytes = 32 << 10;
-inline constexpr std::int64_t max_unsplit_bytes = 64 << 10;
+  // ---- kernels: loads in flight and register budgets (compile time) ----------------------
+
+  /// Run kernels: 16-byte loads in flight per thread while the previous batch is folded
+  /// (double-buffered, so 2 x 4 in registers). NOTES v4 and "After v5" (flat 2^28,
+  /// 4096 x 32768, 64 x 4M): 4 loads at 3 blocks/SM beat 2 at 4 and 8 at 2; 6-8 blocks/SM
+  /// spill.
+  static constexpr int run_unroll = 4;
+  /// Short runs (a group of lanes a run): runs of a group loaded before any is folded. The
+  /// same depth as run_unroll; not swept on its own.
+  static constexpr int short_run_unroll = 4;
+  /// Blocks of the team-per-slice run kernel a multiprocessor keeps: its teams wait on one
+  /// slice each, so residency is what keeps loads in flight. No sweep of its own recorded.
+  static constexpr int runs_team_min_resident = 2;
+  /// Blocks of the block-per-slice run kernel a multiprocessor keeps (register budget).
+  /// NOTES v6, found (3): at 3 blocks (80 registers) the walk over runs with masked edges
+  /// spilled inside its load loop; 2 blocks (128 registers) of double-buffered 4-load
+  /// batches are 64 KiB in flight.
+  static constexpr int runs_block_min_resident = 2;
+  /// The same for slices of short runs (each run's edge slots, four runs at a time, need
+  /// more registers): at 3 blocks they spilled (SASS; no timing recorded).
+  static constexpr int runs_short_min_resident = 2;
+  /// Window kernel (short slices held in registers): blocks a multiprocessor keeps and
+  /// loads a lane has in flight before it folds any (window_loads / W rows of W slots a
+  /// team). NOTES v5 (register rows: 80 registers, 3 blocks of 256) and v6.1 (the same
+  /// grid and registers, folded in the value domain: rows 1M x 256 67 -> 83%).
+  static constexpr int window_min_resident = 3;
+  static constexpr int window_loads = 8;
+  /// Column kernel: rows loaded before any is folded (two vectors a row when the row is
+  /// not 16-byte aligned), and blocks a multiprocessor keeps. NOTES v5: 4 -> 8 rows
+  /// (118 registers, 2 blocks/SM) took 64 x 4096 x 256 from 107 to 95 us; the same at
+  /// 3 blocks spilled ~270 bytes and was slower.
+  static constexpr int column_unroll = 8;
+  static constexpr int column_min_resident = 2;
+
+  // ---- launch choice (launch.cpp, run time) -----------------------------------------------
+
+  /// Window kernel: slots a lane holds, W, from a sweep of row lengths (NOTES v5): rows of
+  /// <= 2 slots W = 2 (16M x 8: 167 us vs 199 with 4), up to 32 slots W = 4 (4M x 32: 157
+  /// vs 173 with 8), longer W = 8 (1M x 256: 268 vs 279 with 4). Rows of more than
+  /// window_max_slots (8 slots for each of 32 lanes) take the run kernels.
+  static constexpr int window_slots_w4 = 2;   ///< rows of more slots than this take W = 4
+  static constexpr int window_slots_w8 = 32;  ///< rows of more slots than this take W = 8
+  static constexpr int window_max_slots = 8 * 32;
+  /// A team of lanes per slice when a warp covers a slice with this many 16-byte loads per
+  /// lane or fewer, or when the slices fill the GPU with teams anyway. No sweep recorded.
+  static constexpr int team_slots_per_lane = 2;
+  /// The team run kernel's grid: up to this many waves of its resident blocks (its teams
+  /// take slices in turn). No sweep recorded.
+  static constexpr int runs_team_waves = 2;
+  /// Slices of up to max_unsplit_bytes take one block; longer ones are split into pieces
+  /// of at least min_split_bytes. NOTES v5: below that the meeting (fence, arrival atomic,
+  /// partial reads) costs more than the split saves (2^14 floats unsplit 8.7 us, split
+  /// 9.5-10.1 us; 2^13 7.9 vs 9.7).
+  static constexpr std::int64_t min_split_bytes = 32 << 10;
+  static constexpr std::int64_t max_unsplit_bytes = 64 << 10;
+  /// Fewest rows a thread of the column kernel should walk in one split. No sweep recorded.
+  static constexpr std::int64_t column_min_rows_per_thread = 4;
+  /// Splits of a column tile whose pieces meet through partials (64-bit keys): the last
+  /// block reads up to column_max_partial_reads of them (16 per thread), or more when the
+  /// rows are many: up to sqrt(rows / column_rows_per_split_squared) splits. NOTES v6.2:
+  /// the bound alone left int64 dim 0 of 283854 x 227 at 16 blocks (3.4% of the ceiling);
+  /// with the square root 30.4%, sweep median 40.9 -> 41.8%.
+  static constexpr std::int64_t column_max_partial_reads = 16 * threads;
+  static constexpr std::int64_t column_rows_per_split_squared = 8;
+  /// Element kernels (no unit stride): positions a lane of a team should take; teams of
+  /// up to 32 lanes serve slices of up to 32 times that. No sweep recorded.
+  static constexpr std::int64_t element_positions_per_lane = 8;
+};
+
+/// Ampere (sm_80, and the older architectures argx builds for, down to sm_75): not
+/// measured separately; Hopper's values.
+struct sm80 : sm90 {};
+
+/// The tuning of compute capability `CC` (major * 10 + minor): that of the newest tuned
+/// architecture at or below it.
+template <int CC>
+using for_arch = std::conditional_t<(CC >= 90), sm90, sm80>;
+
+/// f(T{}) with T the tuning of compute capability `cc`, known at run time (launch.cpp).
+template <class F>
+decltype(auto) with_arch(int cc, F&& f) {
+  if (cc >= 90) return f(for_arch<90>{});
+  return f(for_arch<80>{});
+}
+
+#if defined(__CUDA_ARCH__)
+/// The tuning of the architecture the device code is being compiled for.
+using compiled_arch = for_arch<__CUDA_ARCH__ / 10>;
+#else
+using compiled_arch = sm90;  // host code (kernel bodies are compiled in the device pass only)
+#endif
 
 }  // namespace argx::detail::gpu::tune

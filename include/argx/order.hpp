@@ -113,6 +113,14 @@ ARGX_HOST_DEVICE constexpr bool beats(K ka, std::int64_t pa, K kb, std::int64_t 
   return ka > kb || (ka == kb && (ties_last ? pa > pb : pa < pb));
 }
 
+/// beats() for a running best over positions visited in ascending order: key k, at a later
+/// position than the best so far (key best), replaces it when it is larger, or equal with
+/// ties_last.
+template <class K>
+ARGX_HOST_DEVICE constexpr bool later_beats(K k, K best, bool ties_last) {
+  return k > best || (ties_last && k == best);
+}
+
 /// The combine: the better of two candidates. Associative and commutative.
 template <class K>
 ARGX_HOST_DEVICE constexpr candidate<K> combine(candidate<K> a, candidate<K> b, bool ties_last) {

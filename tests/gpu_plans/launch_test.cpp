@@ -15,15 +15,16 @@ using namespace argx::detail::gpu;
 namespace {
 
 constexpr std::int64_t mib = 1 << 20;
+using hopper_tuning = tune::for_arch<90>;  // what choose_launch uses on the device below
 
 // 16-byte loads a thread of each kernel keeps in flight.
 int loads_per_thread(const launch_config& c, argx::dtype t) {
   switch (c.kernel) {
-    case kernel_kind::windows: return 8;
+    case kernel_kind::windows: return hopper_tuning::window_loads;
     case kernel_kind::runs_team:
     case kernel_kind::runs_block:
-    case kernel_kind::runs_unordered: return 2 * tune::run_unroll;  // double-buffered
-    case kernel_kind::columns: return tune::column_unroll;
+    case kernel_kind::runs_unordered: return 2 * hopper_tuning::run_unroll;  // double-buffered
+    case kernel_kind::columns: return hopper_tuning::column_unroll;
     case kernel_kind::elements_team:
     case kernel_kind::elements_block: return 0;  // element by element: not sized by this rule
   }
@@ -44,7 +45,7 @@ int resident_blocks(const launch_config& c, const residency& r) {
 }  // namespace
 
 TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
-  const device_limits hopper{132, 2048};
+  const device_limits hopper{132, 2048, 90};
   const residency r;
   auto cases = argx::sweep::make_sweep(13, 320);
   argx::sweep::sweep_limits small;
@@ -61,12 +62,15 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
     const launch_config c = choose_launch(l, r, hopper);
     INFO(sc.describe(), " -> ", describe(l), " -> ", describe(c));
     REQUIRE(c.threads == tune::threads);
+    // sm_80's tuning is Hopper's (not measured separately): the same device at 8.0 gets
+    // the same launch.
+    CHECK(describe(choose_launch(l, r, device_limits{132, 2048, 80})) == describe(c));
     REQUIRE(c.blocks >= 1);
     REQUIRE(c.blocks <= 0x7fffffff);
     // The workspace stays small: it is per stream and kept.
     CHECK(c.counters * 4 + c.slots * 8 + c.partials * 16 <= static_cast<std::size_t>(64 * mib));
     if (c.kernel == kernel_kind::columns && c.packed) {  // a thread's row count fits its counter
-      const std::int64_t row_lanes = (32 >> c.team_log2) << c.row_warps_log2;
+      const std::int64_t row_lanes = (32 >> c.column_lanes_log2) << c.row_warps_log2;
       const std::int64_t rows_per_thread = (c.chunk + row_lanes - 1) / row_lanes;
       CHECK(rows_per_thread <= (argx::size_of(l.type) == 1 ? 256 : 65536));
     }
@@ -77,17 +81,17 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
     const int loads = loads_per_thread(c, l.type);
     if (loads == 0) continue;
     // Columns of 64-bit keys meet through partials, which the last block reads one by one:
-    // their splits stop at tune::column_max_partial_reads (a known shortfall, NOTES.md).
-    const std::int64_t tile_cols = ((std::int64_t(c.threads) >> 5) >> c.row_warps_log2 << c.team_log2) * (16 / argx::size_of(l.type));
+    // their splits stop at hopper_tuning::column_max_partial_reads (a known shortfall, NOTES.md).
+    const std::int64_t tile_cols = ((std::int64_t(c.threads) >> 5) >> c.row_warps_log2 << c.column_lanes_log2) * (16 / argx::size_of(l.type));
     if (c.kernel == kernel_kind::columns && !c.packed_meet && c.splits > 1 &&
-        c.splits * tile_cols * 2 > tune::column_max_partial_reads)
+        c.splits * tile_cols * 2 > hopper_tuning::column_max_partial_reads)
       continue;
     // One full wave of resident blocks, or as many as there is work for, with enough
     // bytes in flight to keep every multiprocessor's memory pipe busy.
     const std::int64_t wave = static_cast<std::int64_t>(hopper.multiprocessors) * resident_blocks(c, r);
     const std::int64_t blocks = std::min(c.blocks, wave);
     CHECK(blocks >= hopper.multiprocessors);
-    CHECK(blocks * c.threads * loads * 16 >= hopper.multiprocessors * tune::bytes_in_flight_per_sm);
+    CHECK(blocks * c.threads * loads * 16 >= hopper.multiprocessors * hopper_tuning::bytes_in_flight_per_sm);
     // Few outputs: the reduced positions are split so that the blocks still fill most of
     // a wave (a slice too short to split is read by one block).
     if (c.kernel == kernel_kind::runs_block && l.reduce * static_cast<std::int64_t>(argx::size_of(l.type)) >= 4 * mib)

@@ -145,7 +145,7 @@ TEST_CASE("layout: the rewrites it promises") {
     argx::detail::plan p = argx::detail::make_plan(v, argx::op::argmin, {.dims = {0}});
     const layout l = make_layout(p);
     CHECK(l.vec == vector_axis::column);
-    CHECK(!l.plain_outputs);
+    CHECK(!l.identity_outputs);
     check_layout(p, "reversed columns");
   }
 }
