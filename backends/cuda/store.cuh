@@ -47,9 +47,11 @@ __device__ __forceinline__ void store_answer(const layout& l, const device_outpu
 /// `counter`. That block sees every candidate the others left; the counter is back at zero
 /// for the next launch.
 __device__ inline bool arrive_last(unsigned* counter, unsigned expected, bool& flag) {
-  if (threadIdx.x == 0) __threadfence();  // the candidate is visible device-wide before the count
-  __syncthreads();
+  __syncthreads();  // every thread of the block has left what it writes
   if (threadIdx.x == 0) {
+    // After the barrier, so the fence orders every thread's candidates (fences are cumulative
+    // over what the barrier made thread 0 observe) before the count, device-wide.
+    __threadfence();
     const bool last = atomicAdd(counter, 1u) == expected - 1;
     if (last) *counter = 0;  // every other block has already counted
     flag = last;
