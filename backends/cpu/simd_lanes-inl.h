@@ -120,6 +120,19 @@ HWY_INLINE void with_keyer(DU du, key_params p, const F& f) {
   f(keyer<D, DU, false>(du, p));
 }
 
+// ---- running bests -----------------------------------------------------------------------
+
+/// One step of running bests, lane by lane: (kk, kv), met later in position order, replaces
+/// (key, row) where it beats it (later_beats of order.hpp). Through Max and Eq, which cost
+/// less than an unsigned compare on x86.
+template <bool TiesLast, class V, class VR>
+HWY_INLINE void lane_step(V& key, VR& row, V kk, VR kv) {
+  const auto m = hn::Max(key, kk);
+  // ties first: a row wins only with a larger key; ties last: also with an equal one.
+  row = TiesLast ? hn::IfThenElse(hn::Eq(m, kk), kv, row) : hn::IfThenElse(hn::Eq(m, key), row, kv);
+  key = m;
+}
+
 // ---- block reductions --------------------------------------------------------------------
 
 /// Which min/max reductions summarize() computes (a bit set).

@@ -113,6 +113,13 @@ ARGX_HOST_DEVICE constexpr bool beats(K ka, std::int64_t pa, K kb, std::int64_t 
   return ka > kb || (ka == kb && (ties_last ? pa > pb : pa < pb));
 }
 
+/// beats() for a candidate met after the best in position order, as a scan meets them: a
+/// larger key, or an equal one when ties go to the last position.
+template <class K>
+ARGX_HOST_DEVICE constexpr bool later_beats(K key, K best_key, bool ties_last) {
+  return key > best_key || (ties_last && key == best_key);
+}
+
 /// The combine: the better of two candidates. Associative and commutative.
 template <class K>
 ARGX_HOST_DEVICE constexpr candidate<K> combine(candidate<K> a, candidate<K> b, bool ties_last) {
