@@ -25,6 +25,7 @@
 #include <vector>
 
 #include <argx/argx.hpp>
+#include <argx/detail/bit_layout.hpp>
 
 #if ARGX_SELFCHECK_PATHS
 #include <oneapi/tbb/task_arena.h>
@@ -42,15 +43,7 @@ std::uint64_t draw(std::uint64_t n) { return n == 0 ? 0 : rng() % n; }
 bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; }
 
 /// Exponent bits of a float dtype (0 for the others).
-std::uint64_t exponent_mask(argx::dtype t) {
-  switch (t) {
-    case argx::dtype::f16: return 0x7C00;
-    case argx::dtype::bf16: return 0x7F80;
-    case argx::dtype::f32: return 0x7F800000;
-    case argx::dtype::f64: return 0x7FF0000000000000ull;
-    default: return 0;
-  }
-}
+std::uint64_t exponent_mask(argx::dtype t) { return argx::detail::bit_layout_of(t).exp_mask; }
 
 /// Element bits that matter for dtype t (raw, width size_of(t)).
 std::vector<std::uint64_t> specials(argx::dtype t) {

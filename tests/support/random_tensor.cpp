@@ -37,7 +37,7 @@ std::uint64_t random_special(rng& r, dtype t) {
       case 2: return min_subnormal_bits(t, neg);
       case 3: return max_subnormal_bits(t, neg);
       case 4: return max_finite_bits(t, neg);
-      default: return zero_bits(t, neg) | (r.next() & layout_of(t).frac_mask());  // any subnormal (or zero)
+      default: return zero_bits(t, neg) | (r.next() & float_layout_of(t).frac_mask());  // any subnormal (or zero)
     }
   }
   if (t == dtype::boolean) return r.next() & 1;
