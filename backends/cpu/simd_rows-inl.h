@@ -380,7 +380,8 @@ std::int64_t rows_interleaved(const dtype_bits_t<D>* data, std::int64_t count, s
   // that): the indices are all there is to store.
   const bool indices_only = !out.values && out.step == 1 && !(dtype_traits<D>::is_float && o.keys.nan_ignore);
   with_keyer<D>(dk, o.keys, [&](const auto& key) {
-    HWY_ALIGN T keys[HWY_MAX_BYTES / sizeof(T)], idx[HWY_MAX_BYTES / sizeof(T)];
+    // Zeroed once: GCC cannot see that each vector's Store fills the lanes read after it.
+    HWY_ALIGN T keys[HWY_MAX_BYTES / sizeof(T)] = {}, idx[HWY_MAX_BYTES / sizeof(T)] = {};
     for (; r + L <= count; r += L) {
       const T* p = data + r * static_cast<std::int64_t>(n);
       hn::Vec<decltype(dk)> v[4];
