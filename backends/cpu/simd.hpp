@@ -8,12 +8,13 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include <argx/config.hpp>
+#include <argx/detail/answer.hpp>
 #include <argx/dtype.hpp>
 #include <argx/order.hpp>
+#include <argx/spec.hpp>
 
 #include "paths.hpp"
 
@@ -31,10 +32,10 @@ struct order_params {
 
 /// Where a kernel stores the winners of outputs first, first + step, first + 2 step, ...
 struct sink {
-  void* indices;       ///< int64 (or int32) per output
+  void* indices;       ///< one per output, of type `index`
   void* values;        ///< the winning element's bits per output, or null
   std::int64_t first;  ///< output number of the kernel's first result
-  bool int32;          ///< index type is int32
+  index_type index;    ///< the indices' type
   std::int64_t step = 1;
   /// When set, results go here instead: result r's order key to keys[at(r)] and the
   /// position of its element within its row to positions[at(r)] (for a caller to combine).
@@ -223,12 +224,8 @@ inline void store(const sink& out, std::int64_t o, cand c, typename dtype_traits
     out.positions[o] = c.pos;
     return;
   }
-  const std::int64_t index = reported_index(c, p, dtype_traits<D>::is_float);
-  if (out.int32)
-    static_cast<std::int32_t*>(out.indices)[o] = static_cast<std::int32_t>(index);
-  else
-    static_cast<std::int64_t*>(out.indices)[o] = index;
-  if (out.values) std::memcpy(static_cast<char*>(out.values) + o * static_cast<std::int64_t>(sizeof(v)), &v, sizeof(v));
+  store_index(out.indices, out.index, o, reported_index(c, p, dtype_traits<D>::is_float));
+  if (out.values) store_value(out.values, o, v);
 }
 
 /// Leaves the bests of lanes [0, n) in a lane_sink: lane j's key is key[j], its position
@@ -246,24 +243,41 @@ inline void emit_lanes(const lane_sink& s, std::int64_t n, key_params p, const K
   const std::int64_t step = s.step;
   // Only a float under nan ignore can have the all-NaN key (0), reported as index -1.
   const bool nan_index = dtype_traits<D>::is_float && p.nan_ignore;
-  auto store = [&](auto* idx) {
-    using I = std::remove_pointer_t<decltype(idx)>;
+  with_index_array(out.indices, out.index, [&](auto* indices) {
+    using I = std::remove_pointer_t<decltype(indices)>;
+    I* idx = indices + out.first;
     if (nan_index)
       for (std::int64_t j = 0; j < n; ++j) idx[j * step] = key[j] == 0 ? I(-1) : static_cast<I>(pos0 + static_cast<std::int64_t>(pos[j]));
     else
       for (std::int64_t j = 0; j < n; ++j) idx[j * step] = static_cast<I>(pos0 + static_cast<std::int64_t>(pos[j]));
-  };
-  if (out.int32)
-    store(static_cast<std::int32_t*>(out.indices) + out.first);
-  else
-    store(static_cast<std::int64_t*>(out.indices) + out.first);
-  if (out.values) {
-    using B = dtype_bits_t<D>;
+  });
+  if (out.values)
     for (std::int64_t j = 0; j < n; ++j) {
-      const B v = elem(j, pos0 + static_cast<std::int64_t>(pos[j]));
-      std::memcpy(static_cast<char*>(out.values) + (out.first + j * step) * std::int64_t(sizeof(B)), &v, sizeof(B));
+      const dtype_bits_t<D> v = elem(j, pos0 + static_cast<std::int64_t>(pos[j]));
+      store_value(out.values, out.first + j * step, v);
+    }
+}
+
+/// Per-lane bests of n lanes (at most MaxLanes) over rows [first, last) of a walk, one lane
+/// at a time: the lanes kernel without vectors (the plain set), and the SIMD kernels' for
+/// fewer lanes than a vector. key_of(bits) is the key a lane keeps (order_key or lane_key).
+template <dtype D, std::int64_t MaxLanes, class KeyOf>
+inline void lanes_one_by_one(const dtype_bits_t<D>* base, std::int64_t n, const row_walk& w, std::int64_t first,
+                             std::int64_t last, order_params o, const lane_sink& out, const KeyOf& key_of) {
+  using K = decltype(key_of(dtype_bits_t<D>{}));
+  K key[MaxLanes];
+  std::int64_t pos[MaxLanes];
+  row_cursor cur(w, first);
+  for (std::int64_t j = 0; j < n; ++j) key[j] = key_of(base[cur.off + j]), pos[j] = cur.pos;
+  for (std::int64_t k = first + 1; k < last; ++k) {
+    cur.next();
+    const dtype_bits_t<D>* row = base + cur.off;
+    for (std::int64_t j = 0; j < n; ++j) {
+      const K kk = key_of(row[j]);
+      if (later_beats(kk, key[j], o.ties_last)) key[j] = kk, pos[j] = cur.pos;
     }
   }
+  emit_lanes<D>(out, n, o.keys, key, pos, 0, [&](std::int64_t j, std::int64_t p) { return base[w.offset_of_pos(p) + j]; });
 }
 
 }  // namespace argx::detail::cpu::simd

@@ -96,7 +96,7 @@ class contig_scan {
  private:
   /// Takes (key, pos) when it beats best; pos is never before best.pos.
   HWY_INLINE void consider(candidate<K>& best, K key, size_t pos) const {
-    if (key > best.key || (o_.ties_last && key == best.key)) best = candidate<K>{key, static_cast<std::int64_t>(pos)};
+    if (later_beats(key, best.key, o_.ties_last)) best = candidate<K>{key, static_cast<std::int64_t>(pos)};
   }
 
   void scan_block(candidate<K>& best, const T* HWY_RESTRICT p, size_t n, size_t base) {
@@ -176,7 +176,7 @@ class contig_scan {
   HWY_INLINE void take_if_better(candidate<K>& best, T rep, const T* HWY_RESTRICT p, size_t n, size_t base,
                                  const Match& match) {
     const K key = order_key<D>(rep, o_.keys);
-    if (!(key > best.key || (o_.ties_last && key == best.key))) return;
+    if (!later_beats(key, best.key, o_.ties_last)) return;
     const DU du;
     const size_t i = o_.ties_last ? find_last(du, p, n, match) : find_first(du, p, n, match);
     best = candidate<K>{key, static_cast<std::int64_t>(base + i)};

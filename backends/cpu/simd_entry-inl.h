@@ -38,6 +38,12 @@ void put_kernels(kernel_table& t) {
   t.paths[static_cast<int>(D)] = p;
 }
 
+/// put_kernels for each of the dtypes Ds.
+template <dtype... Ds>
+void put_kernels_of(kernel_table& t) {
+  (put_kernels<Ds>(t), ...);
+}
+
 }  // namespace argx::detail::cpu::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 

@@ -17,10 +17,7 @@ namespace argx::detail::cpu::simd::HWY_NAMESPACE {
 
 void put_floats(kernel_table& t) {
   t.target = hwy::TargetName(HWY_TARGET);
-  put_kernels<dtype::f16>(t);
-  put_kernels<dtype::bf16>(t);
-  put_kernels<dtype::f32>(t);
-  put_kernels<dtype::f64>(t);
+  put_kernels_of<dtype::f16, dtype::bf16, dtype::f32, dtype::f64>(t);
 }
 
 }  // namespace argx::detail::cpu::simd::HWY_NAMESPACE

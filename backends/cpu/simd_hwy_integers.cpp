@@ -14,15 +14,8 @@ HWY_BEFORE_NAMESPACE();
 namespace argx::detail::cpu::simd::HWY_NAMESPACE {
 
 void put_integers(kernel_table& t) {
-  put_kernels<dtype::i8>(t);
-  put_kernels<dtype::i16>(t);
-  put_kernels<dtype::i32>(t);
-  put_kernels<dtype::i64>(t);
-  put_kernels<dtype::u8>(t);
-  put_kernels<dtype::u16>(t);
-  put_kernels<dtype::u32>(t);
-  put_kernels<dtype::u64>(t);
-  put_kernels<dtype::boolean>(t);
+  put_kernels_of<dtype::i8, dtype::i16, dtype::i32, dtype::i64, dtype::u8, dtype::u16, dtype::u32, dtype::u64,
+                 dtype::boolean>(t);
 }
 
 }  // namespace argx::detail::cpu::simd::HWY_NAMESPACE

@@ -120,6 +120,19 @@ HWY_INLINE void with_keyer(DU du, key_params p, const F& f) {
   f(keyer<D, DU, false>(du, p));
 }
 
+// ---- running bests -----------------------------------------------------------------------
+
+/// One step of running bests, lane by lane: (kk, kv), met later in position order, replaces
+/// (key, row) where it beats it (later_beats of order.hpp). Through Max and Eq, which cost
+/// less than an unsigned compare on x86.
+template <bool TiesLast, class V, class VR>
+HWY_INLINE void lane_step(V& key, VR& row, V kk, VR kv) {
+  const auto m = hn::Max(key, kk);
+  // ties first: a row wins only with a larger key; ties last: also with an equal one.
+  row = TiesLast ? hn::IfThenElse(hn::Eq(m, kk), kv, row) : hn::IfThenElse(hn::Eq(m, key), row, kv);
+  key = m;
+}
+
 // ---- block reductions --------------------------------------------------------------------
 
 /// Which min/max reductions summarize() computes (a bit set).
@@ -171,22 +184,29 @@ HWY_INLINE summary<hn::TFromD<DU>> summarize(DU du, const hn::TFromD<DU>* HWY_RE
   const auto v0 = view(hn::LoadU(du, p));
   auto sx0 = hn::BitCast(di, v0), sx1 = sx0, sn0 = sx0, sn1 = sx0;
   auto ux0 = v0, ux1 = v0, un0 = v0, un1 = v0;
-  auto feed = [&](auto a, auto b) {
+  // The reductions on lanes of either type (signed ones through a bit cast).
+  const auto smax_of = [&](auto x, auto y) { return hn::Max(hn::BitCast(di, x), hn::BitCast(di, y)); };
+  const auto smin_of = [&](auto x, auto y) { return hn::Min(hn::BitCast(di, x), hn::BitCast(di, y)); };
+  const auto umax_of = [](auto x, auto y) { return hn::Max(x, y); };
+  const auto umin_of = [](auto x, auto y) { return hn::Min(x, y); };
+  // Folds into the first and the second accumulator of each reduction what in0(op) and
+  // in1(op) give: a vector, or op of two.
+  auto feed = [&](const auto& in0, const auto& in1) {
     if constexpr ((R & smax) != 0) {
-      sx0 = hn::Max(sx0, hn::BitCast(di, a));
-      sx1 = hn::Max(sx1, hn::BitCast(di, b));
+      sx0 = smax_of(sx0, in0(smax_of));
+      sx1 = smax_of(sx1, in1(smax_of));
     }
     if constexpr ((R & smin) != 0) {
-      sn0 = hn::Min(sn0, hn::BitCast(di, a));
-      sn1 = hn::Min(sn1, hn::BitCast(di, b));
+      sn0 = smin_of(sn0, in0(smin_of));
+      sn1 = smin_of(sn1, in1(smin_of));
     }
     if constexpr ((R & umax) != 0) {
-      ux0 = hn::Max(ux0, a);
-      ux1 = hn::Max(ux1, b);
+      ux0 = umax_of(ux0, in0(umax_of));
+      ux1 = umax_of(ux1, in1(umax_of));
     }
     if constexpr ((R & umin) != 0) {
-      un0 = hn::Min(un0, a);
-      un1 = hn::Min(un1, b);
+      un0 = umin_of(un0, in0(umin_of));
+      un1 = umin_of(un1, in1(umin_of));
     }
   };
   size_t i = 0;
@@ -196,30 +216,15 @@ HWY_INLINE summary<hn::TFromD<DU>> summarize(DU du, const hn::TFromD<DU>* HWY_RE
     const auto c = view(opaque(hn::LoadU(du, p + i + 2 * L)));
     const auto e = view(opaque(hn::LoadU(du, p + i + 3 * L)));
     // Pairwise first: one dependent step per accumulator per two vectors.
-    if constexpr ((R & smax) != 0) {
-      sx0 = hn::Max(sx0, hn::Max(hn::BitCast(di, a), hn::BitCast(di, c)));
-      sx1 = hn::Max(sx1, hn::Max(hn::BitCast(di, b), hn::BitCast(di, e)));
-    }
-    if constexpr ((R & smin) != 0) {
-      sn0 = hn::Min(sn0, hn::Min(hn::BitCast(di, a), hn::BitCast(di, c)));
-      sn1 = hn::Min(sn1, hn::Min(hn::BitCast(di, b), hn::BitCast(di, e)));
-    }
-    if constexpr ((R & umax) != 0) {
-      ux0 = hn::Max(ux0, hn::Max(a, c));
-      ux1 = hn::Max(ux1, hn::Max(b, e));
-    }
-    if constexpr ((R & umin) != 0) {
-      un0 = hn::Min(un0, hn::Min(a, c));
-      un1 = hn::Min(un1, hn::Min(b, e));
-    }
+    feed([&](const auto& op) { return op(a, c); }, [&](const auto& op) { return op(b, e); });
   }
   for (; i + L <= n; i += L) {
     const auto a = view(hn::LoadU(du, p + i));
-    feed(a, a);
+    feed([&](const auto&) { return a; }, [&](const auto&) { return a; });
   }
   if (i < n) {
     const auto a = view(hn::LoadU(du, p + n - L));
-    feed(a, a);
+    feed([&](const auto&) { return a; }, [&](const auto&) { return a; });
   }
   summary<T> s{};
   if constexpr ((R & smax) != 0) s.smax = static_cast<T>(max_lane(di, hn::Max(sx0, sx1)));

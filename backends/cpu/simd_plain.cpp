@@ -15,7 +15,7 @@ candidate<dtype_key_t<D>> scan(const dtype_bits_t<D>* p, std::int64_t n, order_p
   candidate<dtype_key_t<D>> best = start;
   for (std::int64_t i = start.pos < 0 ? 0 : 1; i < n; ++i) {
     const dtype_key_t<D> k = order_key<D>(p[i], o.keys);
-    if (k > best.key || (o.ties_last && k == best.key)) {
+    if (later_beats(k, best.key, o.ties_last)) {
       best = {k, i};
       if (!o.ties_last && k == top) {
         mark(D, path::contig_stop);
@@ -51,19 +51,8 @@ void lanes(const void* data, std::int64_t lanes, const row_walk& w, std::int64_t
   // Row by row (contiguous reads), one running best per lane.
   mark(D, path::lanes_scalar);
   out.each_item(static_cast<const dtype_bits_t<D>*>(data), [&](const dtype_bits_t<D>* base, const lane_sink& s) {
-    dtype_key_t<D> key[lanes_max_any];
-    std::int64_t pos[lanes_max_any];
-    row_cursor cur(w, first);
-    for (std::int64_t j = 0; j < lanes; ++j) key[j] = order_key<D>(base[cur.off + j], o.keys), pos[j] = cur.pos;
-    for (std::int64_t k = first + 1; k < last; ++k) {
-      cur.next();
-      const dtype_bits_t<D>* r = base + cur.off;
-      for (std::int64_t j = 0; j < lanes; ++j) {
-        const dtype_key_t<D> kk = order_key<D>(r[j], o.keys);
-        if (kk > key[j] || (o.ties_last && kk == key[j])) key[j] = kk, pos[j] = cur.pos;
-      }
-    }
-    emit_lanes<D>(s, lanes, o.keys, key, pos, 0, [&](std::int64_t j, std::int64_t p) { return base[w.offset_of_pos(p) + j]; });
+    lanes_one_by_one<D, lanes_max_any>(base, lanes, w, first, last, o, s,
+                                       [&](dtype_bits_t<D> bits) { return order_key<D>(bits, o.keys); });
   });
 }
 

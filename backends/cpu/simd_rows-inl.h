@@ -303,7 +303,7 @@ class rows_across {
 
   /// The lanes of a mask as bits (lane j = bit j; at most 32 lanes here).
   static HWY_INLINE std::uint64_t mask_bits(DU du, hn::Mask<DU> m) {
-#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4
+#if HWY_TARGET == HWY_AVX2
     (void)du;
     return hn::detail::BitsFromMask(m);  // movemask, no trip through memory
 #else
@@ -376,11 +376,12 @@ std::int64_t rows_interleaved(const dtype_bits_t<D>* data, std::int64_t count, s
   std::int64_t r = 0;
   if (count < L) return 0;
   mark(D, path::rows_interleaved);
-  // int64 indices, one after the other, none of them -1 (only an all-NaN row under nan
-  // ignore has that): the indices are all there is to store.
-  const bool plain = !out.values && !out.int32 && out.step == 1 && !(dtype_traits<D>::is_float && o.keys.nan_ignore);
+  // Indices one after the other, none of them -1 (only an all-NaN row under nan ignore has
+  // that): the indices are all there is to store.
+  const bool indices_only = !out.values && out.step == 1 && !(dtype_traits<D>::is_float && o.keys.nan_ignore);
   with_keyer<D>(dk, o.keys, [&](const auto& key) {
-    HWY_ALIGN T keys[HWY_MAX_BYTES / sizeof(T)], idx[HWY_MAX_BYTES / sizeof(T)];
+    // Zeroed once: GCC cannot see that each vector's Store fills the lanes read after it.
+    HWY_ALIGN T keys[HWY_MAX_BYTES / sizeof(T)] = {}, idx[HWY_MAX_BYTES / sizeof(T)] = {};
     for (; r + L <= count; r += L) {
       const T* p = data + r * static_cast<std::int64_t>(n);
       hn::Vec<decltype(dk)> v[4];
@@ -389,15 +390,16 @@ std::int64_t rows_interleaved(const dtype_bits_t<D>* data, std::int64_t count, s
       else hn::LoadInterleaved4(dk, p, v[0], v[1], v[2], v[3]);
       auto best = key(v[0]), at = hn::Zero(dk);
       for (size_t i = 1; i < n; ++i) {
-        const auto k = key(v[i]);
-        const auto take = o.ties_last ? hn::Not(hn::Lt(k, best)) : hn::Gt(k, best);
-        at = hn::IfThenElse(take, hn::Set(dk, static_cast<T>(i)), at);
-        best = hn::Max(best, k);
+        if (o.ties_last)
+          lane_step<true>(best, at, key(v[i]), hn::Set(dk, static_cast<T>(i)));
+        else
+          lane_step<false>(best, at, key(v[i]), hn::Set(dk, static_cast<T>(i)));
       }
       hn::Store(at, dk, idx);
-      if (plain) {  // indices only: widened in a loop that vectorises
-        std::int64_t* dst = static_cast<std::int64_t*>(out.indices) + out.at(r);
-        for (std::int64_t i = 0; i < L; ++i) dst[i] = idx[i];
+      if (indices_only) {  // widened in a loop that vectorises
+        with_index_array(out.indices, out.index, [&](auto* dst) {
+          for (std::int64_t i = 0; i < L; ++i) dst[out.at(r) + i] = idx[i];
+        });
         continue;
       }
       hn::Store(best, dk, keys);
@@ -430,13 +432,9 @@ void rows_from(const void* data, std::int64_t count, std::int64_t row_stride, st
     // Every index is 0 unless an ignored NaN makes it -1: when only indices are asked
     // for and no NaN can be ignored, nothing needs reading (the outputs are the traffic).
     if (out.keys == nullptr && out.values == nullptr && !(dtype_traits<D>::is_float && o.keys.nan_ignore)) {
-      if (out.int32) {
-        std::int32_t* dst = static_cast<std::int32_t*>(out.indices);
+      with_index_array(out.indices, out.index, [&](auto* dst) {
         for (std::int64_t r = 0; r < count; ++r) dst[out.at(r)] = 0;
-      } else {
-        std::int64_t* dst = static_cast<std::int64_t*>(out.indices);
-        for (std::int64_t r = 0; r < count; ++r) dst[out.at(r)] = 0;
-      }
+      });
       return;
     }
     for (std::int64_t r = 0; r < count; ++r) {

@@ -54,15 +54,6 @@ struct slots {
   }
 };
 
-/// One step of a lane's running best: row value kv with key kk against (key, row).
-template <bool TiesLast, class V, class VR>
-HWY_INLINE void lane_step(V& key, VR& row, V kk, VR kv) {
-  const auto m = hn::Max(key, kk);
-  // ties first: a row wins only with a larger key; ties last: also with an equal one.
-  row = TiesLast ? hn::IfThenElse(hn::Eq(m, kk), kv, row) : hn::IfThenElse(hn::Eq(m, key), row, kv);
-  key = m;
-}
-
 /// The rows to prefetch while a pair of rows is compared: `ahead` rows later (about 8
 /// KiB), since rows are far apart and the hardware sees a new short stream per row. The
 /// prefetches are spread over the pair's slot loop, one per cache line of each row.
@@ -265,12 +256,11 @@ HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const
         all_top = hn::And(all_top, hn::Eq(kc, topv));
         continue;
       }
-      const auto kw = hn::Load(d32, wk + i);
-      const auto take = TiesLast ? hn::Not(hn::Lt(kc, kw)) : hn::Gt(kc, kw);
-      const auto kn = hn::IfThenElse(take, kc, kw);
-      hn::Store(kn, d32, wk + i);
-      hn::Store(hn::IfThenElse(take, pc, hn::Load(d32, wp + i)), d32, wp + i);
-      all_top = hn::And(all_top, hn::Eq(kn, topv));
+      auto kw = hn::Load(d32, wk + i), pw = hn::Load(d32, wp + i);
+      lane_step<TiesLast>(kw, pw, kc, pc);
+      hn::Store(kw, d32, wk + i);
+      hn::Store(pw, d32, wp + i);
+      all_top = hn::And(all_top, hn::Eq(kw, topv));
     }
     if (!TiesLast && hn::AllTrue(d32, all_top)) {  // every lane at the top key
       mark(D, path::lanes_stop);
@@ -280,27 +270,6 @@ HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const
   sl.to_lanes(wk);
   sl.to_lanes(wp);
   emit_lanes<D>(out, static_cast<std::int64_t>(n), o.keys, wk, wp, pos0,
-                [&](std::int64_t j, std::int64_t pos) { return base[w.offset_of_pos(pos) + j]; });
-}
-
-/// Fewer lanes than a vector: one lane key at a time.
-template <dtype D>
-void lanes_scalar(const dtype_bits_t<D>* base, size_t n, const row_walk& w, std::int64_t first, std::int64_t last,
-                  order_params o, const lane_sink& out) {
-  using T = dtype_bits_t<D>;
-  T bk[HWY_MAX_BYTES];
-  std::int64_t bp[HWY_MAX_BYTES];
-  row_cursor cur(w, first);
-  for (size_t j = 0; j < n; ++j) bk[j] = lane_key<D>(base[cur.off + std::int64_t(j)], o.keys), bp[j] = cur.pos;
-  for (std::int64_t k = first + 1; k < last; ++k) {
-    cur.next();
-    const T* r = base + cur.off;
-    for (size_t j = 0; j < n; ++j) {
-      const T kk = lane_key<D>(r[j], o.keys);
-      if (kk > bk[j] || (o.ties_last && kk == bk[j])) bk[j] = kk, bp[j] = cur.pos;
-    }
-  }
-  emit_lanes<D>(out, static_cast<std::int64_t>(n), o.keys, bk, bp, 0,
                 [&](std::int64_t j, std::int64_t pos) { return base[w.offset_of_pos(pos) + j]; });
 }
 
@@ -334,8 +303,11 @@ void lanes(const void* data, std::int64_t lanes, const row_walk& w, std::int64_t
   const hn::CappedTag<T, 16 / sizeof(T)> part;
   if (n >= hn::Lanes(full)) return vectors(full);
   if (hn::Lanes(part) < hn::Lanes(full) && n >= hn::Lanes(part)) return vectors(part);
+  // Fewer lanes than a vector: one lane key at a time.
   mark(D, path::lanes_scalar);
-  out.each_item(base, [&](const T* b, const lane_sink& s) { lanes_scalar<D>(b, n, w, first, last, o, s); });
+  out.each_item(base, [&](const T* b, const lane_sink& s) {
+    lanes_one_by_one<D, HWY_MAX_BYTES>(b, lanes, w, first, last, o, s, [&](T bits) { return lane_key<D>(bits, o.keys); });
+  });
 }
 
 }  // namespace argx::detail::cpu::simd::HWY_NAMESPACE

@@ -2,11 +2,11 @@
 // the SIMD kernels (simd.hpp) do the scanning; partial results meet in the shared combine.
 //
 // Small work runs on the calling thread (no task is created); large work is cut into
-// pieces of at least grain_bytes so that both cores stay busy without drowning in tasks.
+// pieces of at least grain_bytes, so that every core of the arena gets work while a task's
+// cost stays small beside the bytes it reads.
 // Nothing here allocates: partial results live in TBB's task bodies or on the stack.
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>

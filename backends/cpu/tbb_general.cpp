@@ -148,7 +148,7 @@ void rows_merge_range(const job& j, int u, const row_walk& w, std::int64_t o0, s
     for (std::int64_t o = c0; o < c1;) {
       const std::int64_t run = std::min(extent - o % extent, c1 - o);
       const std::int64_t start = kept_offset(p, o);
-      cpu::simd::sink s{nullptr, nullptr, 0, false, 1, keys, positions};
+      cpu::simd::sink s{nullptr, nullptr, 0, index_type::int64, 1, keys, positions};
       row_cursor cur(w, 0);
       for (std::int64_t r = 0, rows = w.rows(); r < rows; ++r, cur.next()) {
         j.k.rows(j.at(start + cur.off), run, stride, n, j.o, s);

@@ -4,12 +4,15 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include <oneapi/tbb/task_arena.h>
 
+#include <argx/detail/answer.hpp>
+
 #include "../common/backend.hpp"
+#include "../common/visit_dtype.hpp"
 #include "simd.hpp"
+#include "slice.hpp"
 
 namespace argx::detail::tbb_backend {
 
@@ -35,17 +38,14 @@ struct job {
 
   const char* at(std::int64_t offset) const { return static_cast<const char*>(p.data) + offset * esize; }
   cpu::simd::sink sink_from(std::int64_t first) const {
-    return cpu::simd::sink{out.indices, out.values, first, p.index == index_type::int32};
+    return cpu::simd::sink{out.indices, out.values, first, p.index};
   }
   /// Stores output o: the winner c, whose element is at `elem` (read only when values are
   /// asked for; null otherwise).
   void put(std::int64_t o, cand c, const char* elem) const {
-    const std::int64_t index = reported_index(c, p.keys, is_floating(p.type));
-    if (p.index == index_type::int64)
-      static_cast<std::int64_t*>(out.indices)[o] = index;
-    else
-      static_cast<std::int32_t*>(out.indices)[o] = static_cast<std::int32_t>(index);
-    if (out.values) std::memcpy(static_cast<char*>(out.values) + o * esize, elem, static_cast<std::size_t>(esize));
+    store_index(out.indices, p.index, o, reported_index(c, p.keys, is_floating(p.type)));
+    if (out.values)
+      visit_dtype(p.type, [&](auto d) { store_value(out.values, o, cpu::load_bits<decltype(d)::value>(elem, 0)); });
   }
   cand seed_for(std::int64_t count) const { return seed<std::uint64_t>(count, o.ties_last); }
   cand better(cand a, cand b) const { return combine(a, b, o.ties_last); }

@@ -22,6 +22,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include <argx/argx.hpp>
+#include <argx/detail/splitmix64.hpp>
 
 #include "read_ceiling.hpp"
 
@@ -83,13 +84,6 @@ struct input {
 };
 input current;
 
-std::uint64_t splitmix(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 /// Uniform values in [-1, 1) for floats (numpy_bench.py draws the same way), random finite
 /// half/bfloat16, integers of any value but the type's largest: no NaN, few ties, and no
 /// element that would let a scan stop early.
@@ -99,24 +93,24 @@ const unsigned char* data_for(const workload& w) {
   const std::size_t bytes = static_cast<std::size_t>(w.bytes());
   current.data.reset(static_cast<unsigned char*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
   current.name = w.name;
-  std::uint64_t s = 12345;
+  argx::detail::splitmix64 r(12345);
   unsigned char* p = current.data.get();
   const std::int64_t n = w.count();
-  auto uniform = [&] { return static_cast<double>(splitmix(s) >> 11) * 0x1.0p-52 - 1.0; };
+  auto uniform = [&] { return static_cast<double>(r.next() >> 11) * 0x1.0p-52 - 1.0; };
   for (std::int64_t i = 0; i < n; ++i) {
     switch (w.type) {
       case argx::dtype::f32: { const float v = static_cast<float>(uniform()); std::memcpy(p + 4 * i, &v, 4); break; }
       case argx::dtype::f64: { const double v = uniform(); std::memcpy(p + 8 * i, &v, 8); break; }
       case argx::dtype::f16: case argx::dtype::bf16: {
         // Random finite half/bfloat16 values of both signs.
-        std::uint16_t b = static_cast<std::uint16_t>(splitmix(s));
+        std::uint16_t b = static_cast<std::uint16_t>(r.next());
         const std::uint16_t exp = w.type == argx::dtype::f16 ? 0x7C00 : 0x7F80;
         if ((b & exp) == exp) b ^= exp & static_cast<std::uint16_t>(~(exp << 1));
         std::memcpy(p + 2 * i, &b, 2);
         break;
       }
       default: {  // integers: any value but the type's largest (which would end a scan early)
-        std::uint64_t b = splitmix(s);
+        std::uint64_t b = r.next();
         const std::size_t size = argx::size_of(w.type);
         const bool is_signed = w.type == argx::dtype::i8 || w.type == argx::dtype::i16 || w.type == argx::dtype::i32 ||
                                w.type == argx::dtype::i64;

@@ -12,6 +12,8 @@
 
 #include <argx/argx.hpp>
 
+#include "../../distributed/common/agreement.hpp"
+
 namespace argx_bench {
 
 struct step_shape {
@@ -30,11 +32,24 @@ class method {
   /// One step: complete (token ids on the host of every rank) when it returns.
   virtual void step() = 0;
   /// The token ids of the last step.
-  virtual const std::vector<std::int64_t>& tokens() const = 0;
+  const std::vector<std::int64_t>& tokens() const { return tokens_; }
   /// Bytes this rank hands to the collectives per step, and what it receives from them.
   virtual std::int64_t bytes_sent() const = 0;
   virtual std::int64_t bytes_received() const = 0;
+
+ protected:
+  std::vector<std::int64_t> tokens_;  ///< one per row of the batch, on the host
 };
+
+/// What argx::mpi and argx::nccl move per step for one rank of `ranks`: its rank_report in
+/// the agreement's all-gather (and the others' reports), then `row_bytes` per row in the
+/// combine's all-reduce.
+inline std::int64_t argx_bytes_sent(std::int64_t batch, std::int64_t row_bytes) {
+  return static_cast<std::int64_t>(sizeof(argx::distributed::rank_report)) + batch * row_bytes;
+}
+inline std::int64_t argx_bytes_received(int ranks, std::int64_t batch, std::int64_t row_bytes) {
+  return static_cast<std::int64_t>(sizeof(argx::distributed::rank_report)) * (ranks - 1) + batch * row_bytes;
+}
 
 /// argx::mpi: local argmax with `local`, candidates combined by MPI (input on the GPU
 /// when `local` is cuda).

@@ -3,7 +3,6 @@
 
 #include <cstring>
 
-#include "../../distributed/common/agreement.hpp"
 #include "device_memory.hpp"
 #include "methods.hpp"
 
@@ -43,15 +42,9 @@ class argx_mpi_method final : public method {
     argx::argmax(argx::mpi(comm_, argx::policy{local_}), shard_, argx::make_output(tokens_.data(), {s_.batch}),
                  {.dims = {1}});
   }
-  const std::vector<std::int64_t>& tokens() const override { return tokens_; }
-  // One report each in the agreement's MPI_Allgather; (key, position word) per row in the
-  // MPI_Allreduce.
-  std::int64_t bytes_sent() const override {
-    return static_cast<std::int64_t>(sizeof(argx::distributed::rank_report)) + s_.batch * 16;
-  }
-  std::int64_t bytes_received() const override {
-    return static_cast<std::int64_t>(sizeof(argx::distributed::rank_report)) * (where_.size - 1) + s_.batch * 16;
-  }
+  // (key, position word) per row in the MPI_Allreduce.
+  std::int64_t bytes_sent() const override { return argx_bytes_sent(s_.batch, 16); }
+  std::int64_t bytes_received() const override { return argx_bytes_received(where_.size, s_.batch, 16); }
 
  private:
   MPI_Comm comm_;
@@ -61,7 +54,6 @@ class argx_mpi_method final : public method {
   std::vector<unsigned char> host_;
   argx_test::device_buffer device_;
   argx::shard shard_;
-  std::vector<std::int64_t> tokens_;
 };
 
 class allgather_mpi_method final : public method {
@@ -113,7 +105,6 @@ class allgather_mpi_method final : public method {
     argx::argmax(argx::policy{local_}, argx::make_view(data, s_.type, ext, argx::contiguous_strides(ext), space),
                  argx::make_output(tokens_.data(), {s_.batch}), {.dims = {1}});
   }
-  const std::vector<std::int64_t>& tokens() const override { return tokens_; }
   std::int64_t bytes_sent() const override { return counts_[where_.rank]; }
   std::int64_t bytes_received() const override {
     return static_cast<std::int64_t>(pieces_.size()) - counts_[where_.rank];
@@ -129,7 +120,6 @@ class allgather_mpi_method final : public method {
   argx_test::device_buffer device_mine_, device_whole_;
   std::vector<int> counts_, offsets_;
   std::vector<std::pair<std::int64_t, std::int64_t>> columns_;
-  std::vector<std::int64_t> tokens_;
 };
 
 }  // namespace

@@ -8,7 +8,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "../../distributed/common/agreement.hpp"
 #include "device_memory.hpp"
 #include "methods.hpp"
 
@@ -73,21 +72,15 @@ class argx_nccl_method final : public method {
         {.dims = {1}});
     tokens_to_host(device_tokens_, tokens_, w_.stream);
   }
-  const std::vector<std::int64_t>& tokens() const override { return tokens_; }
-  // The reports' ncclAllGather; one packed 64-bit word per row (bf16, f32) in ncclAllReduce.
-  std::int64_t bytes_sent() const override {
-    return static_cast<std::int64_t>(sizeof(argx::distributed::rank_report)) + s_.batch * 8;
-  }
-  std::int64_t bytes_received() const override {
-    return static_cast<std::int64_t>(sizeof(argx::distributed::rank_report)) * (w_.size - 1) + s_.batch * 8;
-  }
+  // One packed 64-bit word per row (bf16, f32) in ncclAllReduce.
+  std::int64_t bytes_sent() const override { return argx_bytes_sent(s_.batch, 8); }
+  std::int64_t bytes_received() const override { return argx_bytes_received(w_.size, s_.batch, 8); }
 
  private:
   nccl_world& w_;
   step_shape s_;
   argx_test::device_buffer logits_, device_tokens_;
   argx::shard shard_;
-  std::vector<std::int64_t> tokens_;
 };
 
 class allgather_nccl_method final : public method {
@@ -130,7 +123,6 @@ class allgather_nccl_method final : public method {
         {.dims = {1}});
     tokens_to_host(device_tokens_, tokens_, w_.stream);
   }
-  const std::vector<std::int64_t>& tokens() const override { return tokens_; }
   std::int64_t bytes_sent() const override { return static_cast<std::int64_t>(block_); }
   std::int64_t bytes_received() const override { return static_cast<std::int64_t>(block_) * (w_.size - 1); }
 
@@ -141,7 +133,6 @@ class allgather_nccl_method final : public method {
   std::int64_t widest_ = 0;
   std::vector<std::pair<std::int64_t, std::int64_t>> columns_;
   argx_test::device_buffer mine_, pieces_, whole_, device_tokens_;
-  std::vector<std::int64_t> tokens_;
 };
 
 }  // namespace

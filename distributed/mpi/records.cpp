@@ -2,20 +2,12 @@
 
 #include <cstring>
 
+#include <argx/detail/answer.hpp>
+
 #include "../../backends/common/visit_dtype.hpp"
 #include "combine.hpp"
 
 namespace argx::distributed::mpi {
-namespace {
-
-void store_index(const shard_plan& sp, void* indices, std::int64_t o, std::int64_t v) {
-  if (sp.outputs.index == index_type::int32)
-    static_cast<std::int32_t*>(indices)[o] = static_cast<std::int32_t>(v);  // fits: validated against the reduce size
-  else
-    static_cast<std::int64_t*>(indices)[o] = v;
-}
-
-}  // namespace
 
 std::vector<std::uint64_t> make_records(const shard_plan& sp, const local_answer& local, int words) {
   const std::int64_t n = sp.outputs.outputs;
@@ -45,17 +37,14 @@ void write_records(const shard_plan& sp, const std::vector<std::uint64_t>& recor
     for (std::int64_t o = 0; o < sp.outputs.outputs; ++o) {
       const std::uint64_t* r = records.data() + o * words;
       const candidate<std::uint64_t> winner{r[0], word_position(r[1], sp.ties_last)};
-      store_index(sp, indices, o, reported_index(winner, sp.keys, sp.is_float));
-      if (values) {
-        const bits_t bits = static_cast<bits_t>(r[2]);
-        std::memcpy(static_cast<unsigned char*>(values) + o * sizeof(bits_t), &bits, sizeof(bits_t));
-      }
+      detail::store_index(indices, sp.outputs.index, o, reported_index(winner, sp.keys, sp.is_float));
+      if (values) detail::store_value(values, o, static_cast<bits_t>(r[2]));
     }
   });
 }
 
 void write_local(const shard_plan& sp, const local_answer& local, void* indices, void* values) {
-  for (std::int64_t o = 0; o < sp.outputs.outputs; ++o) store_index(sp, indices, o, local.indices[o]);
+  for (std::int64_t o = 0; o < sp.outputs.outputs; ++o) detail::store_index(indices, sp.outputs.index, o, local.indices[o]);
   if (values && !local.values.empty()) std::memcpy(values, local.values.data(), local.values.size());
 }
 

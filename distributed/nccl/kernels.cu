@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include <argx/detail/answer.hpp>
 #include <argx/order.hpp>
 
 #include "../../backends/common/visit_dtype.hpp"
@@ -68,10 +69,9 @@ __device__ candidate<std::uint64_t> winner(const combined& c, const order_rules&
   return {c.keys[o], word_position(c.position_words[o], r.ties_last)};
 }
 
-template <class I>
-__global__ void indices(combined c, order_rules r, std::int64_t outputs, I* out) {
+__global__ void indices(combined c, order_rules r, std::int64_t outputs, index_type type, void* out) {
   for (std::int64_t o = first_output(); o < outputs; o += output_stride())
-    out[o] = static_cast<I>(reported_index(winner(c, r, o), r.keys, r.is_float));
+    detail::store_index(out, type, o, reported_index(winner(c, r, o), r.keys, r.is_float));
 }
 
 template <class Bits>
@@ -81,8 +81,9 @@ __global__ void owned_values(combined c, order_rules r, local_winners w, std::in
 }
 
 template <class Bits>
-__global__ void values(const std::uint64_t* words, std::int64_t outputs, Bits* out) {
-  for (std::int64_t o = first_output(); o < outputs; o += output_stride()) out[o] = static_cast<Bits>(words[o]);
+__global__ void values(const std::uint64_t* words, std::int64_t outputs, void* out) {
+  for (std::int64_t o = first_output(); o < outputs; o += output_stride())
+    detail::store_value(out, o, static_cast<Bits>(words[o]));
 }
 
 void launched(const char* what) { detail::gpu::check(cudaGetLastError(), what); }
@@ -124,10 +125,7 @@ void queue_position_words(const local_winners& w, const order_rules& r, std::int
 
 void queue_indices(const combined& c, const order_rules& r, std::int64_t outputs, index_type type, void* out,
                    cudaStream_t stream) {
-  if (type == index_type::int32)
-    indices<<<blocks_for(outputs), threads, 0, stream>>>(c, r, outputs, static_cast<std::int32_t*>(out));
-  else
-    indices<<<blocks_for(outputs), threads, 0, stream>>>(c, r, outputs, static_cast<std::int64_t*>(out));
+  indices<<<blocks_for(outputs), threads, 0, stream>>>(c, r, outputs, type, out);
   launched("launching the indices kernel");
 }
 
@@ -142,7 +140,7 @@ void queue_owned_values(const combined& c, const order_rules& r, const local_win
 void queue_values(const std::uint64_t* words, argx::dtype type, std::int64_t outputs, void* out, cudaStream_t stream) {
   visit_width(type, [&](auto bits) {
     using Bits = decltype(bits);
-    values<<<blocks_for(outputs), threads, 0, stream>>>(words, outputs, static_cast<Bits*>(out));
+    values<Bits><<<blocks_for(outputs), threads, 0, stream>>>(words, outputs, out);
   });
   launched("launching the values kernel");
 }

@@ -10,6 +10,13 @@
 namespace argx {
 
 /// What went wrong. Every code but `internal` is raised by some input and tested.
+///
+/// bad_npy and io_failure are raised by argx's .npy reader and writer (tools/npy), not by
+/// the library, which reads no files. They are here because errc is the one set of codes
+/// that crosses every boundary: the CLI prints it ("[io_failure]"), the Python package maps
+/// each code to an exception class in this order (BadNpyError, IOFailureError), argx::mpi
+/// carries a rank's failure to every rank by its code, and the numbers are stable (codes
+/// are only appended), so moving the two out would renumber internal and comm_failure.
 enum class errc {
   empty_reduction,      ///< a reduced extent is 0 (numpy: "attempt to get argmax of an empty sequence")
   bad_dim,              ///< a dim is out of range for the tensor's rank

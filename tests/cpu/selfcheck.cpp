@@ -25,6 +25,7 @@
 #include <vector>
 
 #include <argx/argx.hpp>
+#include <argx/detail/bit_layout.hpp>
 
 #if ARGX_SELFCHECK_PATHS
 #include <oneapi/tbb/task_arena.h>
@@ -42,15 +43,7 @@ std::uint64_t draw(std::uint64_t n) { return n == 0 ? 0 : rng() % n; }
 bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; }
 
 /// Exponent bits of a float dtype (0 for the others).
-std::uint64_t exponent_mask(argx::dtype t) {
-  switch (t) {
-    case argx::dtype::f16: return 0x7C00;
-    case argx::dtype::bf16: return 0x7F80;
-    case argx::dtype::f32: return 0x7F800000;
-    case argx::dtype::f64: return 0x7FF0000000000000ull;
-    default: return 0;
-  }
-}
+std::uint64_t exponent_mask(argx::dtype t) { return argx::detail::bit_layout_of(t).exp_mask; }
 
 /// Element bits that matter for dtype t (raw, width size_of(t)).
 std::vector<std::uint64_t> specials(argx::dtype t) {
@@ -315,7 +308,7 @@ std::uint64_t top_bits(const trial& t) {
 /// What a path trial's data holds.
 enum class data { any, nan, one_sign, top_somewhere, all_top };
 /// The view a path trial takes of its C-order buffer.
-enum class view { plain, fortran, flipped, every_second, every_second_inner };
+enum class view { contiguous, fortran, flipped, every_second, every_second_inner };
 
 /// A shape, view and data that lead the tbb backend to some of its paths.
 struct recipe {
@@ -340,27 +333,27 @@ std::vector<recipe> recipes(argx::dtype t) {
   const std::int64_t e = static_cast<std::int64_t>(argx::size_of(t));
   auto elems = [&](std::int64_t bytes) { return bytes / e; };
   return {
-      {"flat_split contig_summary", {elems(300 << 10) + 3}, view::plain, {}, data::any},
-      {"contig_keyed", {elems(300 << 10) + 5}, view::plain, {}, data::nan},
-      {"contig_one_sign", {elems(300 << 10) + 7}, view::plain, {}, data::one_sign},
-      {"contig_stop", {elems(64 << 10) + 1}, view::plain, {}, data::top_somewhere},
-      {"rows_single", {6000, 1}, view::plain, {1}, data::any},
+      {"flat_split contig_summary", {elems(300 << 10) + 3}, view::contiguous, {}, data::any},
+      {"contig_keyed", {elems(300 << 10) + 5}, view::contiguous, {}, data::nan},
+      {"contig_one_sign", {elems(300 << 10) + 7}, view::contiguous, {}, data::one_sign},
+      {"contig_stop", {elems(64 << 10) + 1}, view::contiguous, {}, data::top_somewhere},
+      {"rows_single", {6000, 1}, view::contiguous, {1}, data::any},
       {"rows_across_short", {6001, 6}, view::every_second_inner, {1}, data::any},
-      {"rows_interleaved", {6001, 3}, view::plain, {1}, data::any},
-      {"rows_interleaved", {6001, 2}, view::plain, {1}, data::nan},
-      {"rows_interleaved", {6001, 4}, view::plain, {1}, data::any},
-      {"rows_across", {3001, 40}, view::plain, {1}, data::any},
-      {"rows_special", {3001, 40}, view::plain, {1}, data::nan},
-      {"rows_scan", {301, elems(2048) + 5}, view::plain, {1}, data::any},
-      {"rows_split", {2, elems(200 << 10) + 3}, view::plain, {1}, data::any},
-      {"lanes_whole lanes_wide lanes_narrow", {300, 2000}, view::plain, {0}, data::any},
-      {"lanes_stop", {300, 2000}, view::plain, {0}, data::all_top},
-      {"lanes_one_chunk", {200, 40}, view::plain, {0}, data::any},
-      {"lanes_narrow (chunks joined)", {1500, 40}, view::plain, {0}, data::any},
-      {"lanes_scalar (the last tile)", {20, cpu_lanes_max(e) + 3}, view::plain, {0}, data::any},
-      {"lanes_combined lanes_rest", {2001, 3}, view::plain, {0}, data::any},
-      {"lanes_split_rows", {4000, 100}, view::plain, {0}, data::any},
-      {"rows_merge", {30, 200, 40}, view::plain, {0, 2}, data::any},
+      {"rows_interleaved", {6001, 3}, view::contiguous, {1}, data::any},
+      {"rows_interleaved", {6001, 2}, view::contiguous, {1}, data::nan},
+      {"rows_interleaved", {6001, 4}, view::contiguous, {1}, data::any},
+      {"rows_across", {3001, 40}, view::contiguous, {1}, data::any},
+      {"rows_special", {3001, 40}, view::contiguous, {1}, data::nan},
+      {"rows_scan", {301, elems(2048) + 5}, view::contiguous, {1}, data::any},
+      {"rows_split", {2, elems(200 << 10) + 3}, view::contiguous, {1}, data::any},
+      {"lanes_whole lanes_wide lanes_narrow", {300, 2000}, view::contiguous, {0}, data::any},
+      {"lanes_stop", {300, 2000}, view::contiguous, {0}, data::all_top},
+      {"lanes_one_chunk", {200, 40}, view::contiguous, {0}, data::any},
+      {"lanes_narrow (chunks joined)", {1500, 40}, view::contiguous, {0}, data::any},
+      {"lanes_scalar (the last tile)", {20, cpu_lanes_max(e) + 3}, view::contiguous, {0}, data::any},
+      {"lanes_combined lanes_rest", {2001, 3}, view::contiguous, {0}, data::any},
+      {"lanes_split_rows", {4000, 100}, view::contiguous, {0}, data::any},
+      {"rows_merge", {30, 200, 40}, view::contiguous, {0, 2}, data::any},
       {"runs", {2000, 50}, view::fortran, {}, data::any},
       {"runs_backwards", {100001}, view::flipped, {}, data::any},
       {"gathers", {100001}, view::every_second, {}, data::any},
@@ -391,7 +384,7 @@ void path_trial(argx::dtype t, const recipe& r, int specs) {
       for (std::int64_t i = 0; i < count; ++i) put(buf, i, top_bits(tr), w);
     argx::tensor_view v = argx::make_view(static_cast<const void*>(buf.data()), t, r.storage, argx::contiguous_strides(r.storage));
     switch (r.v) {
-      case view::plain: break;
+      case view::contiguous: break;
       case view::fortran: {  // the buffer read as column-major
         argx::shape st;
         std::int64_t s = 1;

@@ -34,6 +34,13 @@ struct fixture {
     return out;
   }
   sharded_call call() const { return part_of(argx::op::argmax, whole, 1, ranges, spec); }
+  /// call(), with `change` made to it on the last rank only.
+  template <class Change>
+  sharded_call call_changed_on_last(const Change& change) const {
+    sharded_call c = call();
+    if (is_last()) change(c);
+    return c;
+  }
 };
 
 // Runs `c` on every rank and checks every rank raised `code` with `text` in its message.
@@ -49,30 +56,24 @@ void expect_collective_error(const sharded_call& c, argx::errc code, const std::
 TEST_CASE("distributed errors: a mistake on one rank raises the same error on every rank") {
   const fixture f;
   SUBCASE("a dim out of range on the last rank") {
-    sharded_call c = f.call();
-    if (is_last()) c.spec.dims = {5};
-    expect_collective_error(c, argx::errc::bad_dim, "rank " + std::to_string(last_rank()) + ": dim 5 is out of range");
+    expect_collective_error(f.call_changed_on_last([](sharded_call& c) { c.spec.dims = {5}; }), argx::errc::bad_dim,
+                            "rank " + std::to_string(last_rank()) + ": dim 5 is out of range");
   }
   SUBCASE("a split dim out of range on the last rank") {
-    sharded_call c = f.call();
-    if (is_last()) c.dim = 2;
-    expect_collective_error(c, argx::errc::bad_dim, "split dim 2 is out of range");
+    expect_collective_error(f.call_changed_on_last([](sharded_call& c) { c.dim = 2; }), argx::errc::bad_dim,
+                            "split dim 2 is out of range");
   }
   SUBCASE("the shard's extents do not match the global extents") {
-    sharded_call c = f.call();
-    if (is_last()) c.global = {4, 12};
-    expect_collective_error(c, argx::errc::bad_shape,
+    expect_collective_error(f.call_changed_on_last([](sharded_call& c) { c.global = {4, 12}; }), argx::errc::bad_shape,
                             "rank " + std::to_string(last_rank()) + ": the shard has extents");
   }
   SUBCASE("a range outside the split dim") {
-    sharded_call c = f.call();
-    if (is_last()) c.end = 13;
-    expect_collective_error(c, argx::errc::bad_shape, "lies outside dim 1 of extent 12");
+    expect_collective_error(f.call_changed_on_last([](sharded_call& c) { c.end = 13; }), argx::errc::bad_shape,
+                            "lies outside dim 1 of extent 12");
   }
   SUBCASE("an index output of the wrong shape on the last rank") {
-    sharded_call c = f.call();
-    if (is_last()) c.output_extents = argx::shape{4};
-    expect_collective_error(c, argx::errc::bad_output, "index output has shape (4,)");
+    expect_collective_error(f.call_changed_on_last([](sharded_call& c) { c.output_extents = argx::shape{4}; }),
+                            argx::errc::bad_output, "index output has shape (4,)");
   }
   SUBCASE("outputs in memory the engine cannot write, on rank 0") {
     sharded_call c = f.call();
@@ -122,17 +123,15 @@ TEST_CASE("distributed errors: ranks that disagree") {
   const fixture f;
   const std::string last = std::to_string(last_rank());
   SUBCASE("on the spec") {
-    sharded_call c = f.call();
-    if (is_last()) c.spec.nan = argx::nan_policy::ignore;
     expect_collective_error(
-        c, argx::errc::bad_argument,
+        f.call_changed_on_last([](sharded_call& c) { c.spec.nan = argx::nan_policy::ignore; }),
+        argx::errc::bad_argument,
         "ranks disagree on the spec: rank 0 has dims=(1) nan=propagate ties=first index=int64, rank " + last +
             " has dims=(1) nan=ignore");
   }
   SUBCASE("on the op") {
-    sharded_call c = f.call();
-    if (is_last()) c.op = argx::op::argmin;
-    expect_collective_error(c, argx::errc::bad_argument,
+    expect_collective_error(f.call_changed_on_last([](sharded_call& c) { c.op = argx::op::argmin; }),
+                            argx::errc::bad_argument,
                             "ranks disagree on the op: rank 0 has argmax, rank " + last + " has argmin");
   }
   SUBCASE("on the global extents") {
@@ -156,9 +155,8 @@ TEST_CASE("distributed errors: ranks that disagree") {
                             "ranks disagree on the split dim: rank 0 has 1, rank " + last + " has 0");
   }
   SUBCASE("on whether values are asked for") {
-    sharded_call c = f.call();
-    if (is_last()) c.values = false;
-    expect_collective_error(c, argx::errc::bad_output, "ranks disagree on the values output");
+    expect_collective_error(f.call_changed_on_last([](sharded_call& c) { c.values = false; }), argx::errc::bad_output,
+                            "ranks disagree on the values output");
   }
 }
 

@@ -93,21 +93,16 @@ TEST_CASE("units: shard plans and output shapes") {
   CHECK(make_shard_plan(argx::op::argmax, empty, {.dims = {0}}).reduces_locally());
 
   CHECK(error_of([&] { (void)make_shard_plan(argx::op::argmax, x, {.dims = {3}}); }) == "bad_dim");
-  CHECK(error_of([&] {
-          (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, {2, 9}, 1, 4), {});
-        }) == "bad_shape");
-  CHECK(error_of([&] {
-          (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, {2, 9, 5}, 1, 7), {});
-        }) == "bad_shape");
-  CHECK(error_of([&] {
-          (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, {2, 9, 6}, 1, 4), {});
-        }) == "bad_shape");
-  CHECK(error_of([&] {
-          (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, {2, 9, 5}, 3, 4), {});
-        }) == "bad_dim");
-  CHECK(error_of([&] {
-          (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, {2, 9, 0}, 1, 4), {});
-        }) == "empty_reduction");
+  // The error of planning `local` as the part of a tensor of extents `global` split along
+  // `dim` from `begin`.
+  auto plan_error = [&](const argx::shape& global, int dim, std::int64_t begin) {
+    return error_of([&] { (void)make_shard_plan(argx::op::argmax, argx::make_shard(local, global, dim, begin), {}); });
+  };
+  CHECK(plan_error({2, 9}, 1, 4) == "bad_shape");
+  CHECK(plan_error({2, 9, 5}, 1, 7) == "bad_shape");
+  CHECK(plan_error({2, 9, 6}, 1, 4) == "bad_shape");
+  CHECK(plan_error({2, 9, 5}, 3, 4) == "bad_dim");
+  CHECK(plan_error({2, 9, 0}, 1, 4) == "empty_reduction");
   const float scalar = 1;  // a rank-0 tensor has no dim to split
   CHECK(error_of([&] { (void)argx::output_shape(argx::make_shard(argx::make_view(&scalar, {}), {}, 0, 0)); }) ==
         "bad_dim");

@@ -9,20 +9,13 @@ namespace argx_test {
 
 using argx::dtype;
 
-float_layout layout_of(dtype t) {
-  switch (t) {
-    case dtype::f16: return {5, 10};
-    case dtype::bf16: return {8, 7};
-    case dtype::f32: return {8, 23};
-    case dtype::f64: return {11, 52};
-    default: throw std::invalid_argument("layout_of: " + std::string(argx::name(t)) + " is not a float dtype");
-  }
+argx::detail::bit_layout float_layout_of(dtype t) {
+  const argx::detail::bit_layout l = argx::detail::bit_layout_of(t);
+  if (!l.is_float) throw std::invalid_argument("float_layout_of: " + std::string(argx::name(t)) + " is not a float dtype");
+  return l;
 }
 
-std::uint64_t width_mask(dtype t) {
-  const int bits = static_cast<int>(argx::size_of(t)) * 8;
-  return bits == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1;
-}
+std::uint64_t width_mask(dtype t) { return argx::detail::bit_layout_of(t).width_mask(); }
 
 namespace {
 
@@ -34,28 +27,28 @@ std::invalid_argument inexact(dtype t, double v) {
 }
 
 std::uint64_t encode_float(dtype t, double v) {
-  const float_layout L = layout_of(t);
-  const std::uint64_t sign = std::signbit(v) ? L.sign_mask() : 0;
+  const argx::detail::bit_layout L = float_layout_of(t);
+  const std::uint64_t sign = std::signbit(v) ? L.sign_mask : 0;
   if (std::isnan(v)) return nan_bits(t, std::signbit(v));
-  if (std::isinf(v)) return sign | L.exp_mask();
+  if (std::isinf(v)) return sign | L.exp_mask;
   const double a = std::fabs(v);
   if (a == 0) return sign;
-  const int bias = (1 << (L.exp_bits - 1)) - 1;
+  const int bias = (1 << (L.exp_bits() - 1)) - 1;
   int e;
   std::frexp(a, &e);  // a = m * 2^e with m in [0.5, 1): the unbiased exponent is e - 1
   const int biased = e - 1 + bias;
-  if (biased >= (1 << L.exp_bits) - 1) throw inexact(t, v);
+  if (biased >= (1 << L.exp_bits()) - 1) throw inexact(t, v);
   double frac;
   std::uint64_t exp_field;
   if (biased >= 1) {
-    frac = std::ldexp(a, L.frac_bits - (e - 1)) - std::ldexp(1.0, L.frac_bits);
+    frac = std::ldexp(a, L.frac_bits() - (e - 1)) - std::ldexp(1.0, L.frac_bits());
     exp_field = static_cast<std::uint64_t>(biased);
   } else {  // subnormal: a = frac * 2^(1 - bias - frac_bits)
-    frac = std::ldexp(a, L.frac_bits + bias - 1);
+    frac = std::ldexp(a, L.frac_bits() + bias - 1);
     exp_field = 0;
   }
-  if (frac != std::floor(frac) || frac < 0 || frac >= std::ldexp(1.0, L.frac_bits)) throw inexact(t, v);
-  return sign | (exp_field << L.frac_bits) | static_cast<std::uint64_t>(frac);
+  if (frac != std::floor(frac) || frac < 0 || frac >= std::ldexp(1.0, L.frac_bits())) throw inexact(t, v);
+  return sign | (exp_field << L.frac_bits()) | static_cast<std::uint64_t>(frac);
 }
 
 std::uint64_t encode_int(dtype t, double v) {
@@ -80,8 +73,8 @@ std::uint64_t encode(dtype t, double v) { return argx::is_floating(t) ? encode_f
 
 bool is_nan(dtype t, std::uint64_t bits) {
   if (!argx::is_floating(t)) return false;
-  const float_layout L = layout_of(t);
-  return (bits & L.exp_mask()) == L.exp_mask() && (bits & L.frac_mask()) != 0;
+  const argx::detail::bit_layout L = float_layout_of(t);
+  return (bits & L.exp_mask) == L.exp_mask && (bits & L.frac_mask()) != 0;
 }
 
 double float_value(dtype t, std::uint64_t bits) {
@@ -89,16 +82,16 @@ double float_value(dtype t, std::uint64_t bits) {
     const bool is_signed = t == dtype::i8 || t == dtype::i16 || t == dtype::i32 || t == dtype::i64;
     return is_signed ? static_cast<double>(signed_value(t, bits)) : static_cast<double>(unsigned_value(t, bits));
   }
-  const float_layout L = layout_of(t);
+  const argx::detail::bit_layout L = float_layout_of(t);
   if (is_nan(t, bits)) throw std::invalid_argument("float_value: NaN has no value");
-  const double sign = (bits & L.sign_mask()) ? -1.0 : 1.0;
-  const std::uint64_t exp_field = (bits & L.exp_mask()) >> L.frac_bits;
+  const double sign = (bits & L.sign_mask) ? -1.0 : 1.0;
+  const std::uint64_t exp_field = (bits & L.exp_mask) >> L.frac_bits();
   const std::uint64_t frac = bits & L.frac_mask();
-  const int bias = (1 << (L.exp_bits - 1)) - 1;
-  if (exp_field == (std::uint64_t(1) << L.exp_bits) - 1) return sign * HUGE_VAL;
-  if (exp_field == 0) return sign * std::ldexp(static_cast<double>(frac), 1 - bias - L.frac_bits);
-  return sign * std::ldexp(static_cast<double>(frac | (std::uint64_t(1) << L.frac_bits)),
-                           static_cast<int>(exp_field) - bias - L.frac_bits);
+  const int bias = (1 << (L.exp_bits() - 1)) - 1;
+  if (exp_field == (std::uint64_t(1) << L.exp_bits()) - 1) return sign * HUGE_VAL;
+  if (exp_field == 0) return sign * std::ldexp(static_cast<double>(frac), 1 - bias - L.frac_bits());
+  return sign * std::ldexp(static_cast<double>(frac | (std::uint64_t(1) << L.frac_bits())),
+                           static_cast<int>(exp_field) - bias - L.frac_bits());
 }
 
 std::int64_t signed_value(dtype t, std::uint64_t bits) {
@@ -112,36 +105,21 @@ std::int64_t signed_value(dtype t, std::uint64_t bits) {
 std::uint64_t unsigned_value(dtype t, std::uint64_t bits) { return bits & width_mask(t); }
 
 std::uint64_t nan_bits(dtype t, bool negative, std::uint64_t payload, bool quiet) {
-  const float_layout L = layout_of(t);
-  const std::uint64_t quiet_bit = std::uint64_t(1) << (L.frac_bits - 1);
-  std::uint64_t frac = payload & (quiet_bit - 1);
-  if (quiet) frac |= quiet_bit;
+  const argx::detail::bit_layout l = float_layout_of(t);
+  std::uint64_t frac = payload & (l.quiet_bit() - 1);
+  if (quiet) frac |= l.quiet_bit();
   if (frac == 0) frac = 1;
-  return (negative ? L.sign_mask() : 0) | L.exp_mask() | frac;
+  return l.nan(negative, frac);
 }
-std::uint64_t inf_bits(dtype t, bool negative) {
-  const float_layout L = layout_of(t);
-  return (negative ? L.sign_mask() : 0) | L.exp_mask();
-}
-std::uint64_t zero_bits(dtype t, bool negative) { return negative ? layout_of(t).sign_mask() : 0; }
+std::uint64_t inf_bits(dtype t, bool negative) { return float_layout_of(t).inf(negative); }
+std::uint64_t zero_bits(dtype t, bool negative) { return float_layout_of(t).zero(negative); }
 std::uint64_t min_subnormal_bits(dtype t, bool negative) { return zero_bits(t, negative) | 1; }
-std::uint64_t max_subnormal_bits(dtype t, bool negative) { return zero_bits(t, negative) | layout_of(t).frac_mask(); }
-std::uint64_t max_finite_bits(dtype t, bool negative) {
-  const float_layout L = layout_of(t);
-  return zero_bits(t, negative) | ((L.exp_mask() - (std::uint64_t(1) << L.frac_bits)) | L.frac_mask());
-}
+std::uint64_t max_subnormal_bits(dtype t, bool negative) { return zero_bits(t, negative) | float_layout_of(t).frac_mask(); }
+std::uint64_t max_finite_bits(dtype t, bool negative) { return float_layout_of(t).max_finite(negative); }
 
-std::uint64_t int_min_bits(dtype t) {
-  switch (t) {
-    case dtype::i8: case dtype::i16: case dtype::i32: case dtype::i64:
-      return std::uint64_t(1) << (argx::size_of(t) * 8 - 1);
-    default: return 0;
-  }
-}
-std::uint64_t int_max_bits(dtype t) {
-  if (t == dtype::boolean) return 1;
-  return width_mask(t) ^ int_min_bits(t);
-}
+// Floats have no integer extremes: 0 and all ones, as for unsigned integers.
+std::uint64_t int_min_bits(dtype t) { return argx::is_floating(t) ? 0 : argx::detail::bit_layout_of(t).int_min(); }
+std::uint64_t int_max_bits(dtype t) { return argx::is_floating(t) ? width_mask(t) : argx::detail::bit_layout_of(t).int_max(); }
 
 std::uint64_t load_bits(dtype t, const void* p) {
   switch (argx::size_of(t)) {

@@ -8,21 +8,13 @@
 #include <cstdint>
 #include <string>
 
+#include <argx/detail/bit_layout.hpp>
 #include <argx/dtype.hpp>
 
 namespace argx_test {
 
-/// Bit layout of a floating dtype: exponent and fraction widths.
-struct float_layout {
-  int exp_bits;
-  int frac_bits;
-  int width() const { return 1 + exp_bits + frac_bits; }
-  std::uint64_t sign_mask() const { return std::uint64_t(1) << (exp_bits + frac_bits); }
-  std::uint64_t exp_mask() const { return ((std::uint64_t(1) << exp_bits) - 1) << frac_bits; }
-  std::uint64_t frac_mask() const { return (std::uint64_t(1) << frac_bits) - 1; }
-};
-/// Layout of f16, bf16, f32 or f64 (throws for other dtypes).
-float_layout layout_of(argx::dtype t);
+/// Bit layout of f16, bf16, f32 or f64 (throws for other dtypes).
+argx::detail::bit_layout float_layout_of(argx::dtype t);
 
 /// The bits of `v` in dtype `t`. Exact only: throws std::invalid_argument when `v` is not
 /// representable (or is NaN for an integer type). NaN encodes as the quiet NaN with

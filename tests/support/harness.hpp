@@ -4,7 +4,8 @@
 // `run` hides where the memory lives: for cuda and thrust the input allocation is copied
 // to the GPU and the outputs are GPU buffers (or, on request, host pointers that the
 // backend stages itself); for CPU backends everything stays on the host. Every run also
-//  - fills the outputs with a sentinel and checks nothing is written past their end,
+//  - writes into guarded buffers (argx/detail/guarded_run.hpp, as the CLI does) and checks
+//    nothing is written outside the outputs, nor into them when the call fails,
 //  - checks the input bytes are unchanged afterwards,
 //  - checks the answer against the naive reference oracle (indices and value bits).
 #pragma once
@@ -48,7 +49,7 @@ struct outcome {
   std::vector<std::uint64_t> value_bits;  ///< empty when values were not asked for
 };
 
-/// Runs one reduction on backend `b` and returns its answer, after the sentinel and
+/// Runs one reduction on backend `b` and returns its answer, after the guard and
 /// input-unchanged checks. argx::error propagates unchanged.
 outcome reduce_on(argx::backend b, argx::op o, const host_tensor& x, const argx::spec& s = {}, run_options opt = {});
 

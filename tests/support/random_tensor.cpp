@@ -9,13 +9,6 @@ namespace argx_test {
 
 using argx::dtype;
 
-std::uint64_t rng::next() {
-  std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 namespace {
 
 // Split points of the backends (warp, block, SIMD/TBB grains, serial cutoffs, par chunks).
@@ -44,7 +37,7 @@ std::uint64_t random_special(rng& r, dtype t) {
       case 2: return min_subnormal_bits(t, neg);
       case 3: return max_subnormal_bits(t, neg);
       case 4: return max_finite_bits(t, neg);
-      default: return zero_bits(t, neg) | (r.next() & layout_of(t).frac_mask());  // any subnormal (or zero)
+      default: return zero_bits(t, neg) | (r.next() & float_layout_of(t).frac_mask());  // any subnormal (or zero)
     }
   }
   if (t == dtype::boolean) return r.next() & 1;

@@ -89,12 +89,9 @@ int demo_command(const args& a) {
     rows = parse_int("--size", p[0], 1, std::int64_t(1) << 20);
     cols = parse_int("--size", p[1], 1, std::int64_t(1) << 30);
   });
-  bool help = false;
-  if (!opts.parse(a, help).empty()) throw usage_error("demo takes no positional arguments");
-  if (help) {
-    std::printf("usage: argx demo [options]\n\n%s", opts.help().c_str());
-    return 0;
-  }
+  const auto positional = opts.parse_or_help(a, "demo [options]");
+  if (!positional) return 0;
+  no_positional(*positional, "demo takes no positional arguments");
   const backend_list backends = choose_backends(backends_arg);
   require_comparison(backends);
   std::printf("argx %s demo\nbackends: %s\n", version_string, join_names(backends.run).c_str());

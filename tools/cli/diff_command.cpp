@@ -29,19 +29,15 @@ int diff_command(const args& a) {
   opts.value("--repeat", "N", "time N runs after a warm-up (default: time the one checked run)",
              [&](const std::string& v) { repeat = static_cast<int>(parse_int("--repeat", v, 1, 1000000)); });
   opts.flag("--no-values", "compare indices only", [&] { values = false; });
-  bool help = false;
-  const auto pos = opts.parse(a, help);
-  if (help) {
-    std::printf("usage: argx diff INPUT.npy [options]\n\n%s", opts.help().c_str());
-    return 0;
-  }
-  if (pos.size() != 1) throw usage_error(pos.empty() ? "missing INPUT.npy" : "more than one input: '" + pos[1] + "'");
+  const auto positional = opts.parse_or_help(a, "diff INPUT.npy [options]");
+  if (!positional) return 0;
+  const std::string& input = only_input(*positional);
   const backend_list backends = choose_backends(backends_arg);
   require_comparison(backends);
 
-  const npy::array in = npy::read(pos[0], {.bf16 = red.bf16});
+  const npy::array in = npy::read(input, {.bf16 = red.bf16});
   const job j{red.op, apply_view(in.view(), red.view), red.spec, values};
-  std::printf("input: %s: %s %s%s\n", pos[0].c_str(), std::string(name(in.type)).c_str(),
+  std::printf("input: %s: %s %s%s\n", input.c_str(), std::string(name(in.type)).c_str(),
               shape_text(in.extents).c_str(), in.fortran_order ? " Fortran order" : "");
   if (!red.view.empty()) std::printf("view: %s\n", shape_text(j.x.extents).c_str());
   std::printf("reduction: %s\n", red.describe().c_str());

@@ -48,12 +48,9 @@ int fuzz_command(const args& a) {
     rates.max_elements = parse_int("--max-elements", v, 1, std::int64_t(1) << 34);
   });
   opts.flag("--quiet", "no progress lines", [&] { quiet = true; });
-  bool help = false;
-  if (!opts.parse(a, help).empty()) throw usage_error("fuzz takes no positional arguments");
-  if (help) {
-    std::printf("usage: argx fuzz [--seconds N] [--cases N] [--seed S] [--backends A,B] [rates]\n\n%s", opts.help().c_str());
-    return 0;
-  }
+  const auto positional = opts.parse_or_help(a, "fuzz [--seconds N] [--cases N] [--seed S] [--backends A,B] [rates]");
+  if (!positional) return 0;
+  no_positional(*positional, "fuzz takes no positional arguments");
   if (seconds < 0 && max_cases < 0) seconds = 10;
   const backend_list backends = choose_backends(backends_arg);
   require_comparison(backends);

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 
+#include <argx/detail/bit_layout.hpp>
+
 namespace argx::cli {
 namespace {
 
@@ -33,31 +35,12 @@ std::int64_t product(const shape& s) {
 
 // ---- elements -----------------------------------------------------------------------
 
-struct layout {
-  int bytes;
-  bool is_float, is_signed, is_bool;
-  int exp_bits, mant_bits;  // floats
-};
-
-layout layout_of(dtype t) {
-  switch (t) {
-    case dtype::f16: return {2, true, true, false, 5, 10};
-    case dtype::bf16: return {2, true, true, false, 8, 7};
-    case dtype::f32: return {4, true, true, false, 8, 23};
-    case dtype::f64: return {8, true, true, false, 11, 52};
-    case dtype::boolean: return {1, false, false, true, 0, 0};
-    case dtype::i8: case dtype::i16: case dtype::i32: case dtype::i64:
-      return {static_cast<int>(size_of(t)), false, true, false, 0, 0};
-    default: return {static_cast<int>(size_of(t)), false, false, false, 0, 0};
-  }
-}
-
 std::uint64_t low_mask(int bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 // The per-case element source: rates already scaled, and the tie pool.
 class element_source {
  public:
-  element_source(dtype t, const fuzz_rates& base, rng& r) : l_(layout_of(t)), r_(r) {
+  element_source(dtype t, const fuzz_rates& base, rng& r) : l_(detail::bit_layout_of(t)), r_(r) {
     auto scaled = [&](double rate) {
       static constexpr double factors[] = {0, 0.2, 1, 1, 5, 40};
       return std::min(1.0, rate * factors[r_.below(std::size(factors))]);
@@ -102,38 +85,30 @@ class element_source {
   std::uint64_t tie() { return pool_[r_.below(pool_.size())]; }
 
  private:
-  std::uint64_t sign_bit() const { return 1ull << (8 * l_.bytes - 1); }
-  std::uint64_t exp_all() const { return low_mask(l_.exp_bits) << l_.mant_bits; }
-  std::uint64_t maybe_sign(bool negative) const { return negative ? sign_bit() : 0; }
-
   std::uint64_t nan() {
     std::uint64_t mant;
     switch (r_.below(4)) {
-      case 0: mant = 1ull << (l_.mant_bits - 1); break;  // the canonical quiet NaN
-      case 1: mant = 1; break;                           // a signalling NaN
-      default: mant = r_.next() & low_mask(l_.mant_bits); if (!mant) mant = 1;
+      case 0: mant = l_.quiet_bit(); break;  // the canonical quiet NaN
+      case 1: mant = 1; break;               // a signalling NaN
+      default: mant = r_.next() & l_.frac_mask(); if (!mant) mant = 1;
     }
-    return maybe_sign(r_.chance(0.5)) | exp_all() | mant;
+    return l_.nan(r_.chance(0.5), mant);
   }
-  std::uint64_t inf(bool negative) const { return maybe_sign(negative) | exp_all(); }
-  std::uint64_t zero(bool negative) const { return maybe_sign(negative); }
-  std::uint64_t largest(bool negative) const {
-    return maybe_sign(negative) | (exp_all() - (1ull << l_.mant_bits)) | low_mask(l_.mant_bits);
-  }
+  std::uint64_t inf(bool negative) const { return l_.inf(negative); }
+  std::uint64_t zero(bool negative) const { return l_.zero(negative); }
+  std::uint64_t largest(bool negative) const { return l_.max_finite(negative); }
   std::uint64_t subnormal() {
-    std::uint64_t mant = r_.next() & low_mask(l_.mant_bits);
+    std::uint64_t mant = r_.next() & l_.frac_mask();
     if (!mant) mant = 1;
-    return maybe_sign(r_.chance(0.5)) | mant;
+    return l_.zero(r_.chance(0.5)) | mant;
   }
   std::uint64_t extreme() {
-    const std::uint64_t all = low_mask(8 * l_.bytes);
     if (l_.is_bool) return 2 + r_.below(254);  // a "true" byte that is not 1
     if (l_.is_float) return largest(r_.chance(0.5));
-    if (l_.is_signed) return r_.chance(0.5) ? sign_bit() : (all >> 1);
-    return r_.chance(0.5) ? 0 : all;
+    return r_.chance(0.5) ? l_.int_min() : l_.int_max();
   }
   std::uint64_t normal() {
-    const std::uint64_t all = low_mask(8 * l_.bytes);
+    const std::uint64_t all = l_.width_mask();
     if (l_.is_bool) return r_.below(2);
     if (!l_.is_float) {
       if (r_.chance(0.4)) {  // a narrow range: natural ties
@@ -142,14 +117,14 @@ class element_source {
       }
       return r_.next() & all;
     }
-    const std::uint64_t bias = low_mask(l_.exp_bits - 1);
-    const std::uint64_t exp = r_.chance(0.5) ? bias - 3 + r_.below(7) : 1 + r_.below(low_mask(l_.exp_bits) - 1);
-    std::uint64_t mant = r_.next() & low_mask(l_.mant_bits);
-    if (r_.chance(0.3)) mant &= ~low_mask(l_.mant_bits - 2);  // few distinct mantissas: near ties
-    return maybe_sign(r_.chance(0.5)) | (exp << l_.mant_bits) | mant;
+    const std::uint64_t bias = low_mask(l_.exp_bits() - 1);
+    const std::uint64_t exp = r_.chance(0.5) ? bias - 3 + r_.below(7) : 1 + r_.below(low_mask(l_.exp_bits()) - 1);
+    std::uint64_t mant = r_.next() & l_.frac_mask();
+    if (r_.chance(0.3)) mant &= ~low_mask(l_.frac_bits() - 2);  // few distinct mantissas: near ties
+    return l_.sign(r_.chance(0.5)) | (exp << l_.frac_bits()) | mant;
   }
 
-  layout l_;
+  detail::bit_layout l_;
   rng& r_;
   double nan_, inf_, zero_, subnormal_, extreme_, tie_;
   std::vector<std::uint64_t> pool_;

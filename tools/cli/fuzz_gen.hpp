@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include <argx/detail/splitmix64.hpp>
+
 #include "fuzz_case.hpp"
 
 namespace argx::cli {
@@ -22,26 +24,9 @@ struct fuzz_rates {
   std::int64_t max_elements = std::int64_t(1) << 21;  ///< largest view (elements) of the rare big cases
 };
 
-/// Small, fast random numbers with a fixed algorithm (splitmix64): the same seed gives
-/// the same cases everywhere.
-class rng {
- public:
-  explicit rng(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [0, n) (n > 0).
-  std::uint64_t below(std::uint64_t n) { return static_cast<std::uint64_t>((static_cast<unsigned __int128>(next()) * n) >> 64); }
-  /// Uniform in [0, 1).
-  double real() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-  bool chance(double p) { return real() < p; }
-
- private:
-  std::uint64_t state_;
-};
+/// The cases' random numbers: a fixed algorithm, so the same seed gives the same cases
+/// everywhere.
+using rng = argx::detail::splitmix64;
 
 /// Case number `index` of the run with `seed`.
 fuzz_case generate_case(std::uint64_t seed, std::uint64_t index, const fuzz_rates& rates);

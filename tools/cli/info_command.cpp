@@ -11,12 +11,12 @@ namespace argx::cli {
 
 int info_command(const args& a) {
   option_set opts;
-  bool help = false;
-  if (!opts.parse(a, help).empty()) throw usage_error("info takes no arguments");
-  if (help) {
-    std::printf("usage: argx info\n\nPrints the argx version, which backends are built and usable here (and why not), the GPU\narchitectures argx was built for, and the GPUs.\n");
-    return 0;
-  }
+  const auto positional = opts.parse_or_help(
+      a, "info",
+      "Prints the argx version, which backends are built and usable here (and why not), the GPU\narchitectures argx "
+      "was built for, and the GPUs.\n");
+  if (!positional) return 0;
+  no_positional(*positional, "info takes no arguments");
   std::printf("argx %s\n", version_string);
   std::printf("backends:\n");
   for (backend b : all_backends) {

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace argx::cli {
@@ -63,6 +64,25 @@ std::vector<std::string> option_set::parse(const std::vector<std::string>& args,
     }
   }
   return positional;
+}
+
+std::optional<std::vector<std::string>> option_set::parse_or_help(const std::vector<std::string>& args,
+                                                                  const std::string& usage, const std::string& about) const {
+  bool help_requested = false;
+  std::vector<std::string> positional = parse(args, help_requested);
+  if (!help_requested) return positional;
+  std::printf("usage: argx %s\n\n%s%s", usage.c_str(), about.c_str(), help().c_str());
+  return std::nullopt;
+}
+
+const std::string& only_input(const std::vector<std::string>& positional) {
+  if (positional.size() != 1)
+    throw usage_error(positional.empty() ? "missing INPUT.npy" : "more than one input: '" + positional[1] + "'");
+  return positional[0];
+}
+
+void no_positional(const std::vector<std::string>& positional, const std::string& message) {
+  if (!positional.empty()) throw usage_error(message);
 }
 
 std::string option_set::help() const {

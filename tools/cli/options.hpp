@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -31,6 +32,10 @@ class option_set {
   /// Applies the options in `args` and returns the positional arguments. Returns false in
   /// `help_requested` for --help / -h (nothing else is applied then).
   std::vector<std::string> parse(const std::vector<std::string>& args, bool& help_requested) const;
+  /// parse() for a subcommand: for --help, prints "usage: argx USAGE", a blank line, `about`
+  /// and the options, and returns nothing (the command is done); else the positional arguments.
+  std::optional<std::vector<std::string>> parse_or_help(const std::vector<std::string>& args, const std::string& usage,
+                                                        const std::string& about = "") const;
   /// One line per option, for --help.
   std::string help() const;
 
@@ -43,6 +48,11 @@ class option_set {
   const option* find(const std::string& name) const;
   std::vector<option> options_;
 };
+
+/// The one positional argument, INPUT.npy, of a command that reads one file.
+const std::string& only_input(const std::vector<std::string>& positional);
+/// A usage_error saying `message` unless there are no positional arguments.
+void no_positional(const std::vector<std::string>& positional, const std::string& message);
 
 /// An integer in [lo, hi], for option `opt`.
 std::int64_t parse_int(const std::string& opt, const std::string& text, std::int64_t lo, std::int64_t hi);

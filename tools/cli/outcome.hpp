@@ -1,12 +1,13 @@
-// Running one reduction on one backend into guarded caller-owned buffers, and comparing
-// what two backends did: the same error code, or the same index and value bits, and no
-// write outside the outputs (nor into them when the call fails).
+// Running one reduction on one backend into guarded caller-owned buffers (detail::run_guarded),
+// timed, and comparing what two backends did: the same error code, or the same index and
+// value bits, and no write outside the outputs (nor into them when the call fails).
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include <argx/argx.hpp>
+#include <argx/detail/guarded_run.hpp>
 
 namespace argx::cli {
 
@@ -18,14 +19,9 @@ struct job {
   bool values = true;  ///< also ask for the winning elements
 };
 
-/// What one backend did with a job.
-struct outcome {
+/// What one backend did with a job, and how long it took.
+struct outcome : detail::guarded_outcome {
   argx::backend backend = argx::backend::seq;
-  bool ok = false;
-  argx::errc code = argx::errc::bad_argument;  ///< when !ok
-  std::string message;                          ///< when !ok (without the "argx: " prefix)
-  std::vector<unsigned char> indices, values;   ///< raw output bytes, when ok
-  std::string damage;            ///< non-empty when a buffer was written where it must not be
   std::vector<double> times_ms;  ///< one per timed run
 };
 

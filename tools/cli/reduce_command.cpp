@@ -66,15 +66,10 @@ int reduce_command(const args& a) {
   std::optional<int> distributed_dim;
   opts.value("--distributed", "DIM", "under mpirun: each rank reads its slab along DIM; rank 0 writes (argx-mpi)",
              [&](const std::string& v) { distributed_dim = static_cast<int>(parse_int("--distributed", v, -max_rank, max_rank - 1)); });
-  bool help = false;
-  const auto pos = opts.parse(a, help);
-  if (help) {
-    std::printf("usage: argx reduce INPUT.npy -o OUT.npy [options]\n\n%s", opts.help().c_str());
-    return 0;
-  }
-  if (pos.size() != 1) throw usage_error(pos.empty() ? "missing INPUT.npy" : "more than one input: '" + pos[1] + "'");
+  const auto positional = opts.parse_or_help(a, "reduce INPUT.npy -o OUT.npy [options]");
+  if (!positional) return 0;
+  const std::string& input = only_input(*positional);
   if (output.empty()) throw usage_error("missing -o OUT.npy");
-  const std::string& input = pos[0];
   refuse_clobbering(input, output, values_path);
   if (distributed_dim)
     return distributed_reduce({input, output, values_path, red, backend_name, repeat, *distributed_dim});

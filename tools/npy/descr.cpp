@@ -83,7 +83,7 @@ std::string numpy_name(char kind, std::uint64_t size, std::string_view unit) {
 
 }  // namespace
 
-descr_info parse_descr(std::string_view d, const read_options& opt) {
+descr_info parse_descr(std::string_view d, const read_options& opt, const origin& from) {
   // Type names numpy's np.dtype() also accepts ('float32', 'bool', ...), and 'bfloat16'.
   for (int i = 0; i < dtype_count; ++i) {
     const auto t = static_cast<argx::dtype>(i);
@@ -97,7 +97,9 @@ descr_info parse_descr(std::string_view d, const read_options& opt) {
     order = rest[0];
     rest.remove_prefix(1);
   }
-  auto not_a_dtype = [&] { return error(errc::bad_npy, "descr " + quoted(d) + " is not a dtype descriptor numpy reads"); };
+  auto not_a_dtype = [&] {
+    return from.fail(errc::bad_npy, "descr " + quoted(d) + " is not a dtype descriptor numpy reads");
+  };
   if (rest.empty()) throw not_a_dtype();
   char kind = rest[0];
   std::uint64_t size = 0;
@@ -125,11 +127,11 @@ descr_info parse_descr(std::string_view d, const read_options& opt) {
   for (const auto& tc : typecodes)
     if (tc.kind == kind && static_cast<std::uint64_t>(tc.size) == size) return {tc.type, big};
   if (kind == 'V' && size == 2)
-    throw error(errc::unsupported_dtype, "descr " + quoted(d) +
-                                             " is raw 2-byte data; if it holds bfloat16 (np.save writes ml_dtypes' "
-                                             "bfloat16 this way), read it with the bf16 option (argx: --bf16)");
-  throw error(errc::unsupported_dtype, "descr " + quoted(d) + " (numpy " + numpy_name(kind, size, unit) +
-                                           ") is not a dtype argx reduces");
+    throw from.fail(errc::unsupported_dtype, "descr " + quoted(d) +
+                                                 " is raw 2-byte data; if it holds bfloat16 (np.save writes ml_dtypes' "
+                                                 "bfloat16 this way), read it with the bf16 option (argx: --bf16)");
+  throw from.fail(errc::unsupported_dtype, "descr " + quoted(d) + " (numpy " + numpy_name(kind, size, unit) +
+                                               ") is not a dtype argx reduces");
 }
 
 void swap_bytes(unsigned char* data, std::uint64_t count, std::size_t elem_size) {

@@ -9,11 +9,12 @@
 namespace argx::npy::detail {
 namespace {
 
-[[noreturn]] void fail(const std::string& what) { throw error(errc::bad_npy, "header dict: " + what); }
-
 class scanner {
  public:
-  explicit scanner(std::string_view t) : text_(t) {}
+  scanner(std::string_view t, const origin& from) : text_(t), from_(from) {}
+
+  /// A malformed dict: bad_npy.
+  [[noreturn]] void fail(const std::string& what) const { throw from_.fail(errc::bad_npy, "header dict: " + what); }
 
   void skip_space() {
     while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
@@ -79,7 +80,8 @@ class scanner {
     shape s;
     bool trailing_comma = false;
     while (!accept(')')) {
-      if (s.size() == max_rank) throw error(errc::bad_shape, "the .npy shape has more than " + std::to_string(max_rank) + " dims");
+      if (s.size() == max_rank)
+        throw from_.fail(errc::bad_shape, "the .npy shape has more than " + std::to_string(max_rank) + " dims");
       s.push_back(integer("in 'shape'"));
       trailing_comma = accept(',');
       if (!trailing_comma) {
@@ -97,13 +99,14 @@ class scanner {
     return " (found " + quoted(text_.substr(pos_, 1)) + ")";
   }
   std::string_view text_;
+  const origin& from_;
   std::size_t pos_ = 0;
 };
 
 }  // namespace
 
-header_dict parse_dict(std::string_view text) {
-  scanner sc(text);
+header_dict parse_dict(std::string_view text, const origin& from) {
+  scanner sc(text, from);
   header_dict d;
   bool have_descr = false, have_order = false, have_shape = false;
   sc.expect('{', "to open the header dict");
@@ -111,21 +114,22 @@ header_dict parse_dict(std::string_view text) {
     const std::string key = sc.string("as a key");
     sc.expect(':', "after key " + quoted(key));
     if (key == "descr") {
-      if (have_descr) fail("key 'descr' appears twice");
+      if (have_descr) sc.fail("key 'descr' appears twice");
       sc.skip_space();
-      if (sc.peek() == '[') throw error(errc::unsupported_dtype, "structured dtypes (a list as 'descr') are not supported");
+      if (sc.peek() == '[')
+        throw from.fail(errc::unsupported_dtype, "structured dtypes (a list as 'descr') are not supported");
       d.descr = sc.string("as the value of 'descr'");
       have_descr = true;
     } else if (key == "fortran_order") {
-      if (have_order) fail("key 'fortran_order' appears twice");
+      if (have_order) sc.fail("key 'fortran_order' appears twice");
       d.fortran_order = sc.boolean("as the value of 'fortran_order'");
       have_order = true;
     } else if (key == "shape") {
-      if (have_shape) fail("key 'shape' appears twice");
+      if (have_shape) sc.fail("key 'shape' appears twice");
       d.extents = sc.extents();
       have_shape = true;
     } else {
-      fail("unexpected key " + quoted(key) + " (a .npy header has only 'descr', 'fortran_order' and 'shape')");
+      sc.fail("unexpected key " + quoted(key) + " (a .npy header has only 'descr', 'fortran_order' and 'shape')");
     }
     if (!sc.accept(',')) {
       sc.expect('}', "to close the header dict");
@@ -133,10 +137,10 @@ header_dict parse_dict(std::string_view text) {
     }
   }
   sc.skip_space();
-  if (!sc.at_end()) fail("unexpected text after the closing '}' " + sc.where());
-  if (!have_descr) fail("key 'descr' is missing");
-  if (!have_order) fail("key 'fortran_order' is missing");
-  if (!have_shape) fail("key 'shape' is missing");
+  if (!sc.at_end()) sc.fail("unexpected text after the closing '}' " + sc.where());
+  if (!have_descr) sc.fail("key 'descr' is missing");
+  if (!have_order) sc.fail("key 'fortran_order' is missing");
+  if (!have_shape) sc.fail("key 'shape' is missing");
   return d;
 }
 

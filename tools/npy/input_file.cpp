@@ -12,15 +12,6 @@
 #include "detail.hpp"
 
 namespace argx::npy::detail {
-namespace {
-
-// An argx::error's message without the "argx: " prefix what() adds.
-std::string message_of(const error& e) {
-  const std::string w = e.what();
-  return w.rfind("argx: ", 0) == 0 ? w.substr(6) : w;
-}
-
-}  // namespace
 
 // O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused.
 input_file::input_file(const std::string& path) : path_(path) {
@@ -55,22 +46,20 @@ void input_file::read_at(unsigned char* dst, std::size_t n, std::uint64_t offset
   }
 }
 
-// Preamble first (at most long_preamble bytes), then the header it announces, whose length
-// header_size has checked against the limit and the file size before it is read.
+// Preamble first (at most long_preamble bytes), then the dict it announces, whose length
+// read_preamble has checked against the limit and the file size before it is read. Every
+// error names the file.
 header input_file::read_header(const read_options& opt) const {
-  try {
-    std::vector<unsigned char> head(size_ < long_preamble ? size_ : long_preamble);
-    read_at(head.data(), head.size(), 0);
-    const std::size_t end = header_size(head, size_, opt);
-    const std::size_t have = head.size();
-    if (end > have) {
-      head.resize(end);
-      read_at(head.data() + have, end - have, have);
-    }
-    return parse_header(head, size_, opt);
-  } catch (const error& e) {
-    throw error(e.code(), path_ + ": " + message_of(e));
+  const origin from{path_};
+  std::vector<unsigned char> head(size_ < long_preamble ? size_ : long_preamble);
+  read_at(head.data(), head.size(), 0);
+  const preamble pre = read_preamble(head, size_, opt, from);
+  const std::size_t have = head.size();
+  if (pre.header_bytes() > have) {
+    head.resize(pre.header_bytes());
+    read_at(head.data() + have, pre.header_bytes() - have, have);
   }
+  return parse_header(pre, head, size_, opt, from);
 }
 
 void input_file::fail(const std::string& what) const {

@@ -14,8 +14,6 @@ constexpr unsigned char magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 using detail::long_preamble;
 using detail::short_preamble;
 
-[[noreturn]] void bad(const std::string& what) { throw error(errc::bad_npy, what); }
-
 std::string shape_string(const shape& s) {
   std::string out = "(";
   for (int i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
@@ -37,56 +35,55 @@ std::string hex_prefix(std::span<const unsigned char> b) {
 
 namespace detail {
 
-std::size_t header_size(std::span<const unsigned char> file, std::uint64_t file_size, const read_options& opt) {
+preamble read_preamble(std::span<const unsigned char> file, std::uint64_t file_size, const read_options& opt,
+                       const origin& from) {
+  auto bad = [&](const std::string& what) { return from.fail(errc::bad_npy, what); };
   if (file_size < short_preamble || file.size() < short_preamble)
-    bad("file is " + std::to_string(file_size) + " bytes, too short for a .npy preamble");
+    throw bad("file is " + std::to_string(file_size) + " bytes, too short for a .npy preamble");
   if (std::memcmp(file.data(), magic, sizeof magic) != 0)
-    bad("not a .npy file: it starts with '" + hex_prefix(file) + "' instead of '\\x93NUMPY'");
-  const int major = file[6], minor = file[7];
-  if (major < 1 || major > 3 || minor != 0)
-    bad("unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor) +
-        " (argx reads 1.0, 2.0 and 3.0)");
-  const std::size_t preamble = major == 1 ? short_preamble : long_preamble;
-  if (file_size < preamble || file.size() < preamble)
-    bad("file is " + std::to_string(file_size) + " bytes, too short for a version " + std::to_string(major) +
-        ".0 preamble");
+    throw bad("not a .npy file: it starts with '" + hex_prefix(file) + "' instead of '\\x93NUMPY'");
+  preamble pre;
+  pre.major = file[6];
+  pre.minor = file[7];
+  if (pre.major < 1 || pre.major > 3 || pre.minor != 0)
+    throw bad("unsupported .npy format version " + std::to_string(pre.major) + "." + std::to_string(pre.minor) +
+              " (argx reads 1.0, 2.0 and 3.0)");
+  pre.dict_offset = pre.major == 1 ? short_preamble : long_preamble;
+  if (file_size < pre.dict_offset || file.size() < pre.dict_offset)
+    throw bad("file is " + std::to_string(file_size) + " bytes, too short for a version " + std::to_string(pre.major) +
+              ".0 preamble");
   std::uint32_t header_len = file[8] | (std::uint32_t(file[9]) << 8);
-  if (major > 1) header_len |= (std::uint32_t(file[10]) << 16) | (std::uint32_t(file[11]) << 24);
+  if (pre.major > 1) header_len |= (std::uint32_t(file[10]) << 16) | (std::uint32_t(file[11]) << 24);
   if (header_len > opt.max_header_bytes)
-    bad("header length " + std::to_string(header_len) + " exceeds the limit of " +
-        std::to_string(opt.max_header_bytes) + " bytes");
-  if (preamble + header_len > file_size)
-    bad("file is truncated: the header needs " + std::to_string(preamble + header_len) + " bytes but the file has " +
-        std::to_string(file_size));
-  return preamble + header_len;
+    throw bad("header length " + std::to_string(header_len) + " exceeds the limit of " +
+              std::to_string(opt.max_header_bytes) + " bytes");
+  pre.dict_bytes = header_len;
+  if (pre.header_bytes() > file_size)
+    throw bad("file is truncated: the header needs " + std::to_string(pre.header_bytes()) +
+              " bytes but the file has " + std::to_string(file_size));
+  return pre;
 }
 
-}  // namespace detail
-
-header parse_header(std::span<const unsigned char> file, std::uint64_t file_size, const read_options& opt) {
-  const std::size_t end = detail::header_size(file, file_size, opt);
-  if (file.size() < end) throw error(errc::bad_argument, "parse_header: the header was not passed whole");
+header parse_header(const preamble& pre, std::span<const unsigned char> file, std::uint64_t file_size,
+                    const read_options& opt, const origin& from) {
+  auto bad = [&](const std::string& what) { return from.fail(errc::bad_npy, what); };
   header h;
-  h.major = file[6];
-  h.minor = file[7];
-  const std::size_t preamble = h.major == 1 ? short_preamble : long_preamble;
-  const std::size_t header_len = end - preamble;
-
-  const std::string_view text(reinterpret_cast<const char*>(file.data() + preamble), header_len);
+  h.major = pre.major;
+  h.minor = pre.minor;
+  const std::string_view text(reinterpret_cast<const char*>(file.data() + pre.dict_offset), pre.dict_bytes);
   for (std::size_t i = 0; i < text.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     if ((c < 0x20 || c > 0x7e) && c != '\n' && c != '\r' && c != '\t')
-      bad("header byte " + std::to_string(i) + " is " + detail::quoted(text.substr(i, 1)) +
-          ", not printable ASCII");
+      throw bad("header byte " + std::to_string(i) + " is " + quoted(text.substr(i, 1)) + ", not printable ASCII");
   }
-  detail::header_dict d = detail::parse_dict(text);
-  const detail::descr_info info = detail::parse_descr(d.descr, opt);
+  header_dict d = parse_dict(text, from);
+  const descr_info info = parse_descr(d.descr, opt, from);
   h.descr = d.descr;
   h.type = info.type;
   h.big_endian = info.big_endian;
   h.fortran_order = d.fortran_order;
   h.extents = d.extents;
-  h.data_offset = preamble + header_len;
+  h.data_offset = pre.header_bytes();
 
   // As numpy does, the extents other than 0 must multiply to a size that fits even when
   // a 0 makes the array empty: strides are products of those extents.
@@ -95,20 +92,30 @@ header parse_header(std::span<const unsigned char> file, std::uint64_t file_size
   for (auto e : h.extents) {
     empty |= e == 0;
     if (__builtin_mul_overflow(nonzero, static_cast<std::uint64_t>(e ? e : 1), &nonzero) || nonzero > INT64_MAX)
-      bad("shape " + shape_string(h.extents) + " has more elements than fit in 64 bits");
+      throw bad("shape " + shape_string(h.extents) + " has more elements than fit in 64 bits");
   }
   if (__builtin_mul_overflow(nonzero, size_of(h.type), &bytes_nonzero) || bytes_nonzero > INT64_MAX)
-    bad("shape " + shape_string(h.extents) + " of " + std::string(name(h.type)) + " has more bytes than fit in 64 bits");
+    throw bad("shape " + shape_string(h.extents) + " of " + std::string(name(h.type)) +
+              " has more bytes than fit in 64 bits");
   h.data_bytes = empty ? 0 : bytes_nonzero;
   const std::uint64_t available = file_size - h.data_offset;
   const std::string described = "shape " + shape_string(h.extents) + " of " + std::string(name(h.type));
   if (h.data_bytes > available)
-    bad("file is truncated: " + described + " needs " + std::to_string(h.data_bytes) + " data bytes but the file has " +
-        std::to_string(available) + " after the header");
+    throw bad("file is truncated: " + described + " needs " + std::to_string(h.data_bytes) +
+              " data bytes but the file has " + std::to_string(available) + " after the header");
   if (h.data_bytes < available)
-    bad("file has " + std::to_string(available - h.data_bytes) + " bytes after the " + std::to_string(h.data_bytes) +
-        " data bytes of " + described);
+    throw bad("file has " + std::to_string(available - h.data_bytes) + " bytes after the " +
+              std::to_string(h.data_bytes) + " data bytes of " + described);
   return h;
+}
+
+}  // namespace detail
+
+header parse_header(std::span<const unsigned char> file, std::uint64_t file_size, const read_options& opt) {
+  const detail::preamble pre = detail::read_preamble(file, file_size, opt, {});
+  if (file.size() < pre.header_bytes())
+    throw error(errc::bad_argument, "parse_header: the header was not passed whole");
+  return detail::parse_header(pre, file, file_size, opt, {});
 }
 
 element_bytes::element_bytes(std::vector<unsigned char> heap) {

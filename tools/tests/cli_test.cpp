@@ -71,6 +71,15 @@ std::vector<T> elements(const npy::array& a) {
 
 std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
 
+// Runs `argx ARGS` (after the shell words `prefix`) where it must fail with exit `status`
+// (2: usage, 1: input or compute) and one line on stderr; returns what it printed.
+ran refused_run(const sandbox& sb, const std::string& args, int status, const std::string& prefix = "") {
+  const ran r = sb.argx(args, prefix);
+  CHECK(r.status == status);
+  CHECK(lines(r.err) == 1);
+  return r;
+}
+
 // AddressSanitizer reserves terabytes of address space: limits on memory (ulimit -v, -d)
 // stop a sanitized argx before it starts. The argx binary is built like this test.
 #if defined(__SANITIZE_ADDRESS__)
@@ -173,8 +182,10 @@ TEST_CASE("reduce: values, int32 indices, bfloat16, broadcast views and timing")
 TEST_CASE("usage errors exit 2 with one line on stderr") {
   sandbox sb;
   npy::write(sb.path("x.npy"), argx::make_view(small, {2, 3}));
+  const ran bare = sb.argx("");  // bare `argx` prints the command list
+  CHECK(bare.status == 2);
+  CHECK(lines(bare.err) >= 1);
   const char* bad[] = {
-      "",
       "frobnicate",
       "reduce",
       "reduce x.npy",
@@ -201,11 +212,7 @@ TEST_CASE("usage errors exit 2 with one line on stderr") {
   };
   for (const char* args : bad) {
     CAPTURE(args);
-    const ran r = sb.argx(args);
-    CHECK(r.status == 2);
-    CHECK(lines(r.err) >= 1);
-    if (std::string(args).empty()) continue;  // bare `argx` prints the command list
-    CHECK(lines(r.err) == 1);
+    (void)refused_run(sb, args, 2);
   }
   CHECK(!fs::exists(sb.dir / "o.npy"));
   CHECK(sb.argx("reduce --help").status == 0);
@@ -234,9 +241,7 @@ TEST_CASE("input and compute errors exit 1 with one line naming the error") {
       cases.push_back({"reduce x.npy -o o.npy --backend " + std::string(argx::name(b)), "[backend_unavailable]"});
   for (const auto& c : cases) {
     CAPTURE(c.args);
-    const ran r = sb.argx(c.args);
-    CHECK(r.status == 1);
-    CHECK(lines(r.err) == 1);
+    const ran r = refused_run(sb, c.args, 1);
     CHECK_MESSAGE(r.err.find(c.code) != std::string::npos, r.err);
   }
   // An empty output is not an error: the kept extent 0 gives shape (0,).
@@ -250,9 +255,7 @@ TEST_CASE("every malformed .npy is rejected with exit 1 and a clear message") {
   for (const auto& c : npy::catalogue::malformed()) {
     CAPTURE(c.name);
     std::ofstream(sb.path(c.name + ".npy"), std::ios::binary) << c.bytes;
-    const ran r = sb.argx("reduce " + c.name + ".npy -o o.npy");
-    CHECK(r.status == 1);
-    CHECK(lines(r.err) == 1);
+    const ran r = refused_run(sb, "reduce " + c.name + ".npy -o o.npy", 1);
     CHECK_MESSAGE(r.err.find(c.fragment) != std::string::npos, r.err);
     CHECK_MESSAGE(r.err.find(std::string("[") + argx::to_string(c.code) + "]") != std::string::npos, r.err);
     CHECK(r.err.find(c.name + ".npy") != std::string::npos);
@@ -312,9 +315,7 @@ TEST_CASE("an output too large to address is refused, on every backend, instead 
                                 "--broadcast 0:4611686018427387904 --index-type int32 --dim 1",
                                 "--broadcast 0:2305843009213693952 --dim 1 --values v.npy"}) {
       CAPTURE(b); CAPTURE(options);
-      const ran r = sb.argx("reduce one11.npy -o b.npy --backend " + b + " " + options);
-      CHECK(r.status == 1);
-      CHECK(lines(r.err) == 1);
+      const ran r = refused_run(sb, "reduce one11.npy -o b.npy --backend " + b + " " + options, 1);
       CHECK_MESSAGE(r.err.find("[shape_overflow]") != std::string::npos, r.err);
     }
   const ran d = sb.argx("diff one11.npy --broadcast 0:2305843009213693952 --dim 1");
@@ -336,9 +337,7 @@ TEST_CASE("a write that fails (a full disk) leaves the previous outputs as they 
   // Files may not grow past 8 blocks (4 or 8 KiB, by the shell); each output needs 24 KiB.
   for (const char* values : {"", " --values val.npy"}) {
     CAPTURE(values);
-    const ran r = sb.argx(std::string("reduce x.npy -o out.npy --dim 1") + values, "ulimit -f 8;");
-    CHECK(r.status == 1);
-    CHECK(lines(r.err) == 1);
+    const ran r = refused_run(sb, std::string("reduce x.npy -o out.npy --dim 1") + values, 1, "ulimit -f 8;");
     CHECK_MESSAGE(r.err.find("[io_failure]") != std::string::npos, r.err);
     CHECK(slurp(sb.dir / "out.npy") == out_before);
     CHECK(slurp(sb.dir / "val.npy") == val_before);
@@ -372,9 +371,7 @@ TEST_CASE("outputs that name the input or each other are refused before any work
   };
   for (const char* args : refused) {
     CAPTURE(args);
-    const ran r = sb.argx(args);
-    CHECK(r.status == 2);
-    CHECK(lines(r.err) == 1);
+    (void)refused_run(sb, args, 2);
     CHECK(slurp(sb.dir / "x.npy") == input_before);
     CHECK(!fs::exists(sb.dir / "same.npy"));
     CHECK(!fs::exists(sb.dir / "i.npy"));
@@ -444,9 +441,7 @@ TEST_CASE("a comparison needs two backends that run: diff, fuzz and demo refuse 
       commands.push_back(c);
   for (const auto& c : commands) {
     CAPTURE(c);
-    const ran r = sb.argx(c);
-    CHECK(r.status == 1);
-    CHECK(lines(r.err) == 1);
+    const ran r = refused_run(sb, c, 1);
     CHECK_MESSAGE(r.err.find("nothing to compare") != std::string::npos, r.err);
     CHECK(r.err.find("[backend_unavailable]") != std::string::npos);
   }

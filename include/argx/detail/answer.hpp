@@ -26,4 +26,15 @@ ARGX_HOST_DEVICE inline void store_value(void* values, std::int64_t at, Bits bit
   static_cast<Bits*>(values)[at] = bits;
 }
 
+/// Calls f(p) with the index buffer as the array it is, std::int64_t* or std::int32_t*: for
+/// host loops that write many indices and should vectorise, where store_index would decide
+/// the type once per index.
+template <class F>
+inline void with_index_array(void* indices, index_type t, F&& f) {
+  if (t == index_type::int64)
+    f(static_cast<std::int64_t*>(indices));
+  else
+    f(static_cast<std::int32_t*>(indices));
+}
+
 }  // namespace argx::detail

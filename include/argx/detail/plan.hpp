@@ -212,24 +212,25 @@ inline plan make_plan(const tensor_view& x, op o, const spec& s) {
   return p;
 }
 
-/// Offset (in elements, from plan::data) of the start of output o's slice.
-ARGX_HOST_DEVICE inline std::int64_t kept_offset(const plan& p, std::int64_t o) {
+/// Offset in elements of the element at row-major position i over `extents`, in dims of
+/// `strides`.
+ARGX_HOST_DEVICE inline std::int64_t strided_offset(const shape& extents, const shape& strides, std::int64_t i) {
   std::int64_t off = 0;
-  for (int d = p.kept_extents.size() - 1; d >= 0; --d) {
-    off += (o % p.kept_extents[d]) * p.kept_strides[d];
-    o /= p.kept_extents[d];
+  for (int d = extents.size() - 1; d >= 0; --d) {
+    off += (i % extents[d]) * strides[d];
+    i /= extents[d];
   }
   return off;
 }
 
+/// Offset (in elements, from plan::data) of the start of output o's slice.
+ARGX_HOST_DEVICE inline std::int64_t kept_offset(const plan& p, std::int64_t o) {
+  return strided_offset(p.kept_extents, p.kept_strides, o);
+}
+
 /// Offset (in elements, relative to a slice start) of position pos within the slice.
 ARGX_HOST_DEVICE inline std::int64_t reduced_offset(const plan& p, std::int64_t pos) {
-  std::int64_t off = 0;
-  for (int d = p.reduced_extents.size() - 1; d >= 0; --d) {
-    off += (pos % p.reduced_extents[d]) * p.reduced_strides[d];
-    pos /= p.reduced_extents[d];
-  }
-  return off;
+  return strided_offset(p.reduced_extents, p.reduced_strides, pos);
 }
 
 /// Checks an output buffer against the plan: the shape (or, equivalently, the element
