@@ -101,6 +101,14 @@ TEST_CASE("api: automatic runs host memory on the CPU and device memory on cuda"
   }
 }
 
+TEST_CASE("api: locate says host for host memory, on every build") {
+  const host_tensor x = make_tensor(argx::dtype::i16, {4, -2, 9}, {3});
+  CHECK(argx::locate(x.view.data) == argx::memory_space::host);
+  CHECK(argx::locate(nullptr) == argx::memory_space::host);
+  int on_stack = 0;
+  CHECK(argx::locate(&on_stack) == argx::memory_space::host);
+}
+
 TEST_CASE("api: a policy with an unknown backend code is bad_argument") {
   const host_tensor x = make_tensor(argx::dtype::f32, {1, 2}, {2});
   for (int code : {6, 99}) {

@@ -3,7 +3,7 @@
 // is chosen on first use (Highway's dynamic dispatch).
 #include "simd_targets.h"
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "simd_hwy_floats.cpp"  // found through the -I meson.build adds
+#define HWY_TARGET_INCLUDE "backends/cpu/simd_hwy_floats.cpp"  // from the project root, which Meson puts on the include path
 #include <hwy/foreach_target.h>                   // re-includes this file once per target
 
 #include <hwy/highway.h>

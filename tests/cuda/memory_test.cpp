@@ -94,7 +94,8 @@ TEST_CASE("memory: managed memory, misaligned inputs and misaligned outputs") {
     CHECK(argx::argmax(argx::cuda, mv).indices == want);
     CHECK(argx::argmax(argx::thrust, mv).indices == want);
   }
-  // Managed memory is host-readable: the CPU backends accept it too.
+  // Managed memory is host-readable: locate says host and the CPU backends accept it too.
+  CHECK(argx::locate(managed) == argx::memory_space::host);
   CHECK(argx::argmax(argx::seq, argx::make_view(static_cast<const float*>(managed), {5000})).indices == want);
   ok(cudaFree(managed));
 
@@ -131,6 +132,8 @@ TEST_CASE("memory: pointers declared in the wrong space are refused, outputs unt
   const auto dv_declared_host = argx::make_view(static_cast<const float*>(d.data()), {1000});
   const auto hv_declared_device = argx::make_view(h.data(), {1000}, device);
   const auto dv = argx::make_view(static_cast<const float*>(d.data()), {1000}, device);
+  CHECK(argx::locate(d.data()) == device);  // what the checks below rest on
+  CHECK(argx::locate(h.data()) == host);
   for (argx::policy pol : {argx::policy(argx::cuda), argx::policy(argx::thrust)}) {
     CHECK(error_of([&] { argx::argmax(pol, dv_declared_host, hi); }) == "wrong_memory_space");
     CHECK(error_of([&] { argx::argmax(pol, hv_declared_device, hi); }) == "wrong_memory_space");
