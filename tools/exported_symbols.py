@@ -20,11 +20,16 @@ ALLOWED_DETAIL = ("argx::detail::rethrow_as_error(",)
 RUNTIME_PREFIXES = ("std::", "__gnu_cxx::", "__cxxabiv1::", "__gnu_debug::", "__cxa_", "__gxx_", "__gcclibcxx",
                     "__dynamic_cast", "_txnal_", "operator new", "operator delete", "transaction clone for ",
                     "_ZGTt")
-RUNTIME_OF = ("for std::", "for __gnu_cxx::", "for __cxxabiv1::")
+RUNTIME_NAMESPACES = ("std::", "__gnu_cxx::", "__cxxabiv1::", "__gnu_debug::")
+# The C runtime pieces libstdc++ carries when linked statically (unwinder, once, TM clones).
+RUNTIME_C = ("_Unwind_", "__once_proxy", "__gxx_", "__cxa_", "_ZGTt", "_txnal_", "__gcclibcxx")
 
 
 def is_runtime(name):
-    return name.startswith(RUNTIME_PREFIXES) or any(r in name for r in RUNTIME_OF)
+    """A name of the C++ standard library: in (or about) one of its namespaces, whatever the
+    demangled return type in front, or one of its C-level entry points."""
+    return (name.startswith(RUNTIME_PREFIXES) or name.startswith(RUNTIME_C) or
+            any(" " + ns in name or "(" + ns in name or name.startswith(ns) for ns in RUNTIME_NAMESPACES))
 
 
 # Unique (STB_GNU_UNIQUE) template statics of libstdc++ that the compiler emits wherever
