@@ -251,11 +251,12 @@ inline void emit_lanes(const lane_sink& s, std::int64_t n, key_params p, const K
     else
       for (std::int64_t j = 0; j < n; ++j) idx[j * step] = static_cast<I>(pos0 + static_cast<std::int64_t>(pos[j]));
   });
-  if (out.values)
+  if (out.values) {
     for (std::int64_t j = 0; j < n; ++j) {
       const dtype_bits_t<D> v = elem(j, pos0 + static_cast<std::int64_t>(pos[j]));
       store_value(out.values, out.first + j * step, v);
     }
+  }
 }
 
 /// Per-lane bests of n lanes (at most MaxLanes) over rows [first, last) of a walk, one lane
@@ -277,7 +278,8 @@ inline void lanes_one_by_one(const dtype_bits_t<D>* base, std::int64_t n, const 
       if (later_beats(kk, key[j], o.ties_last)) key[j] = kk, pos[j] = cur.pos;
     }
   }
-  emit_lanes<D>(out, n, o.keys, key, pos, 0, [&](std::int64_t j, std::int64_t p) { return base[w.offset_of_pos(p) + j]; });
+  emit_lanes<D>(out, n, o.keys, key, pos, 0,
+                [&](std::int64_t j, std::int64_t p) { return base[w.offset_of_pos(p) + j]; });
 }
 
 }  // namespace argx::detail::cpu::simd

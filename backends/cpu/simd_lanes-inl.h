@@ -192,22 +192,14 @@ HWY_INLINE summary<hn::TFromD<DU>> summarize(DU du, const hn::TFromD<DU>* HWY_RE
   // Folds into the first and the second accumulator of each reduction what in0(op) and
   // in1(op) give: a vector, or op of two.
   auto feed = [&](const auto& in0, const auto& in1) {
-    if constexpr ((R & smax) != 0) {
-      sx0 = smax_of(sx0, in0(smax_of));
-      sx1 = smax_of(sx1, in1(smax_of));
-    }
-    if constexpr ((R & smin) != 0) {
-      sn0 = smin_of(sn0, in0(smin_of));
-      sn1 = smin_of(sn1, in1(smin_of));
-    }
-    if constexpr ((R & umax) != 0) {
-      ux0 = umax_of(ux0, in0(umax_of));
-      ux1 = umax_of(ux1, in1(umax_of));
-    }
-    if constexpr ((R & umin) != 0) {
-      un0 = umin_of(un0, in0(umin_of));
-      un1 = umin_of(un1, in1(umin_of));
-    }
+    const auto fold = [&](auto& acc0, auto& acc1, const auto& op) {
+      acc0 = op(acc0, in0(op));
+      acc1 = op(acc1, in1(op));
+    };
+    if constexpr ((R & smax) != 0) fold(sx0, sx1, smax_of);
+    if constexpr ((R & smin) != 0) fold(sn0, sn1, smin_of);
+    if constexpr ((R & umax) != 0) fold(ux0, ux1, umax_of);
+    if constexpr ((R & umin) != 0) fold(un0, un1, umin_of);
   };
   size_t i = 0;
   for (; i + 4 * L <= n; i += 4 * L) {

@@ -380,34 +380,40 @@ std::int64_t rows_interleaved(const dtype_bits_t<D>* data, std::int64_t count, s
   // that): the indices are all there is to store.
   const bool indices_only = !out.values && out.step == 1 && !(dtype_traits<D>::is_float && o.keys.nan_ignore);
   with_keyer<D>(dk, o.keys, [&](const auto& key) {
-    // Zeroed once: GCC cannot see that each vector's Store fills the lanes read after it.
-    HWY_ALIGN T keys[HWY_MAX_BYTES / sizeof(T)] = {}, idx[HWY_MAX_BYTES / sizeof(T)] = {};
-    for (; r + L <= count; r += L) {
-      const T* p = data + r * static_cast<std::int64_t>(n);
-      hn::Vec<decltype(dk)> v[4];
-      if (n == 2) hn::LoadInterleaved2(dk, p, v[0], v[1]);
-      else if (n == 3) hn::LoadInterleaved3(dk, p, v[0], v[1], v[2]);
-      else hn::LoadInterleaved4(dk, p, v[0], v[1], v[2], v[3]);
-      auto best = key(v[0]), at = hn::Zero(dk);
-      for (size_t i = 1; i < n; ++i) {
-        if (o.ties_last)
-          lane_step<true>(best, at, key(v[i]), hn::Set(dk, static_cast<T>(i)));
-        else
-          lane_step<false>(best, at, key(v[i]), hn::Set(dk, static_cast<T>(i)));
+    // The row loop once per tie rule, so that each step in it is branch-free.
+    auto groups = [&](auto ties_last) {
+      // Zeroed once: GCC cannot see that each vector's Store fills the lanes read after it.
+      HWY_ALIGN T keys[HWY_MAX_BYTES / sizeof(T)] = {}, idx[HWY_MAX_BYTES / sizeof(T)] = {};
+      for (; r + L <= count; r += L) {
+        const T* p = data + r * static_cast<std::int64_t>(n);
+        hn::Vec<decltype(dk)> v[4];
+        if (n == 2) hn::LoadInterleaved2(dk, p, v[0], v[1]);
+        else if (n == 3) hn::LoadInterleaved3(dk, p, v[0], v[1], v[2]);
+        else hn::LoadInterleaved4(dk, p, v[0], v[1], v[2], v[3]);
+        auto best = key(v[0]), at = hn::Zero(dk);
+        for (size_t i = 1; i < n; ++i)
+          lane_step<decltype(ties_last)::value>(best, at, key(v[i]), hn::Set(dk, static_cast<T>(i)));
+        hn::Store(at, dk, idx);
+        if (indices_only) {  // widened in a loop that vectorises
+          with_index_array(out.indices, out.index, [&](auto* indices) {
+            // The count from the tag, not L, so that it stays a constant after inlining; dst
+            // is taken first, since the stores may alias `out`.
+            auto* dst = indices + out.at(r);
+            for (size_t i = 0; i < hn::Lanes(dk); ++i) dst[i] = idx[i];
+          });
+          continue;
+        }
+        hn::Store(best, dk, keys);
+        // The lane key is 0 exactly for the all-NaN key, as order_key's: store reads only that.
+        for (std::int64_t i = 0; i < L; ++i)
+          store<D>(out, out.at(r + i), cand{keys[i], static_cast<std::int64_t>(idx[i])},
+                   p[i * static_cast<std::int64_t>(n) + idx[i]], o.keys);
       }
-      hn::Store(at, dk, idx);
-      if (indices_only) {  // widened in a loop that vectorises
-        with_index_array(out.indices, out.index, [&](auto* dst) {
-          for (std::int64_t i = 0; i < L; ++i) dst[out.at(r) + i] = idx[i];
-        });
-        continue;
-      }
-      hn::Store(best, dk, keys);
-      // The lane key is 0 exactly for the all-NaN key, as order_key's: store reads only that.
-      for (std::int64_t i = 0; i < L; ++i)
-        store<D>(out, out.at(r + i), cand{keys[i], static_cast<std::int64_t>(idx[i])},
-                 p[i * static_cast<std::int64_t>(n) + idx[i]], o.keys);
-    }
+    };
+    if (o.ties_last)
+      groups(std::true_type{});
+    else
+      groups(std::false_type{});
   });
   return r;
 }

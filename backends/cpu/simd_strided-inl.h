@@ -306,7 +306,8 @@ void lanes(const void* data, std::int64_t lanes, const row_walk& w, std::int64_t
   // Fewer lanes than a vector: one lane key at a time.
   mark(D, path::lanes_scalar);
   out.each_item(base, [&](const T* b, const lane_sink& s) {
-    lanes_one_by_one<D, HWY_MAX_BYTES>(b, lanes, w, first, last, o, s, [&](T bits) { return lane_key<D>(bits, o.keys); });
+    lanes_one_by_one<D, HWY_MAX_BYTES>(b, lanes, w, first, last, o, s,
+                                       [&](T bits) { return lane_key<D>(bits, o.keys); });
   });
 }
 

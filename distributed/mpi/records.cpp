@@ -44,7 +44,8 @@ void write_records(const shard_plan& sp, const std::vector<std::uint64_t>& recor
 }
 
 void write_local(const shard_plan& sp, const local_answer& local, void* indices, void* values) {
-  for (std::int64_t o = 0; o < sp.outputs.outputs; ++o) detail::store_index(indices, sp.outputs.index, o, local.indices[o]);
+  for (std::int64_t o = 0; o < sp.outputs.outputs; ++o)
+    detail::store_index(indices, sp.outputs.index, o, local.indices[o]);
   if (values && !local.values.empty()) std::memcpy(values, local.values.data(), local.values.size());
 }
 

@@ -11,7 +11,8 @@ using argx::dtype;
 
 argx::detail::bit_layout float_layout_of(dtype t) {
   const argx::detail::bit_layout l = argx::detail::bit_layout_of(t);
-  if (!l.is_float) throw std::invalid_argument("float_layout_of: " + std::string(argx::name(t)) + " is not a float dtype");
+  if (!l.is_float)
+    throw std::invalid_argument("float_layout_of: " + std::string(argx::name(t)) + " is not a float dtype");
   return l;
 }
 
@@ -114,12 +115,16 @@ std::uint64_t nan_bits(dtype t, bool negative, std::uint64_t payload, bool quiet
 std::uint64_t inf_bits(dtype t, bool negative) { return float_layout_of(t).inf(negative); }
 std::uint64_t zero_bits(dtype t, bool negative) { return float_layout_of(t).zero(negative); }
 std::uint64_t min_subnormal_bits(dtype t, bool negative) { return zero_bits(t, negative) | 1; }
-std::uint64_t max_subnormal_bits(dtype t, bool negative) { return zero_bits(t, negative) | float_layout_of(t).frac_mask(); }
+std::uint64_t max_subnormal_bits(dtype t, bool negative) {
+  return zero_bits(t, negative) | float_layout_of(t).frac_mask();
+}
 std::uint64_t max_finite_bits(dtype t, bool negative) { return float_layout_of(t).max_finite(negative); }
 
 // Floats have no integer extremes: 0 and all ones, as for unsigned integers.
 std::uint64_t int_min_bits(dtype t) { return argx::is_floating(t) ? 0 : argx::detail::bit_layout_of(t).int_min(); }
-std::uint64_t int_max_bits(dtype t) { return argx::is_floating(t) ? width_mask(t) : argx::detail::bit_layout_of(t).int_max(); }
+std::uint64_t int_max_bits(dtype t) {
+  return argx::is_floating(t) ? width_mask(t) : argx::detail::bit_layout_of(t).int_max();
+}
 
 std::uint64_t load_bits(dtype t, const void* p) {
   switch (argx::size_of(t)) {

@@ -70,7 +70,8 @@ outcome reduce_buffer_form(const argx::policy& pol, argx::op o, const argx::tens
   r.extents = g.extents;
   r.indices = g.indices_int64(s.index);
   const std::size_t vw = argx::size_of(v.type);
-  for (std::size_t i = 0; i * vw < g.values.size(); ++i) r.value_bits.push_back(load_bits(v.type, g.values.data() + i * vw));
+  for (std::size_t i = 0; i * vw < g.values.size(); ++i)
+    r.value_bits.push_back(load_bits(v.type, g.values.data() + i * vw));
   return r;
 }
 

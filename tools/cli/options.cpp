@@ -67,7 +67,8 @@ std::vector<std::string> option_set::parse(const std::vector<std::string>& args,
 }
 
 std::optional<std::vector<std::string>> option_set::parse_or_help(const std::vector<std::string>& args,
-                                                                  const std::string& usage, const std::string& about) const {
+                                                                  const std::string& usage,
+                                                                  const std::string& about) const {
   bool help_requested = false;
   std::vector<std::string> positional = parse(args, help_requested);
   if (!help_requested) return positional;

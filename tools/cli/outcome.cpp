@@ -17,8 +17,8 @@ outcome run(argx::backend b, const job& j, int repeat) {
   auto timed = [&](const output_view& iv, const output_view* vv) {
     const auto t0 = clock::now();
     reduce(pol, j.op, j.x, iv, vv, j.spec);
-    // The checked run is the warm-up when more runs are timed.
-    if (runs++ > 0 || repeat == 0) o.times_ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
+    const double ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+    if (runs++ > 0 || repeat == 0) o.times_ms.push_back(ms);  // the checked run is the warm-up of timed ones
   };
   static_cast<detail::guarded_outcome&>(o) = detail::run_guarded(j.x, j.op, j.spec, j.values, host, timed, repeat);
   return o;

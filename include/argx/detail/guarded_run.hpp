@@ -37,7 +37,9 @@ class guarded_buffer {
     return std::all_of(bytes_.begin(), bytes_.begin() + guard_bytes, is_fill) &&
            std::all_of(bytes_.end() - guard_bytes, bytes_.end(), is_fill);
   }
-  bool untouched() const { return std::all_of(bytes_.begin(), bytes_.end(), [](unsigned char b) { return b == fill; }); }
+  bool untouched() const {
+    return std::all_of(bytes_.begin(), bytes_.end(), [](unsigned char b) { return b == fill; });
+  }
 
  private:
   std::vector<unsigned char> bytes_;
