@@ -6,6 +6,7 @@
 #include "../config.hpp"  // first: the C++20 check
 
 #include <cstdint>
+#include <cstring>
 
 #include "../spec.hpp"
 
@@ -20,10 +21,17 @@ ARGX_HOST_DEVICE inline void store_index(void* indices, index_type t, std::int64
     static_cast<std::int32_t*>(indices)[at] = static_cast<std::int32_t>(index);
 }
 
-/// Writes the winning element's raw bits as output `at` of a values buffer.
+/// Writes the winning element's raw bits as output `at` of a values buffer. On the host
+/// through memcpy (one plain store), so a buffer that is not aligned to its element type
+/// stays defined behaviour; on the device a typed store (the GPU backends stage or check
+/// their outputs).
 template <class Bits>
 ARGX_HOST_DEVICE inline void store_value(void* values, std::int64_t at, Bits bits) {
+#if defined(__CUDA_ARCH__)
   static_cast<Bits*>(values)[at] = bits;
+#else
+  std::memcpy(static_cast<unsigned char*>(values) + at * static_cast<std::int64_t>(sizeof(Bits)), &bits, sizeof(Bits));
+#endif
 }
 
 /// Calls f(p) with the index buffer as the array it is, std::int64_t* or std::int32_t*: for
