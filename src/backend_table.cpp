@@ -8,19 +8,18 @@
 namespace argx::detail {
 namespace {
 
-bool never_usable() noexcept { return false; }
+[[maybe_unused]] bool never_usable() noexcept { return false; }
+[[maybe_unused]] std::string without_tbb() { return "argx was built without oneTBB"; }
+[[maybe_unused]] std::string without_cuda() { return "argx was built without CUDA"; }
 
 }  // namespace
 
 #if !ARGX_WITH_TBB
-const backend_entry tbb_entry{backend::tbb, true, never_usable, [] { return std::string("argx was built without oneTBB"); },
-                              nullptr};
+const backend_entry tbb_entry{backend::tbb, true, never_usable, without_tbb, nullptr};
 #endif
 #if !ARGX_WITH_CUDA
-const backend_entry cuda_entry{backend::cuda, false, never_usable, [] { return std::string("argx was built without CUDA"); },
-                               nullptr};
-const backend_entry thrust_entry{backend::thrust, false, never_usable,
-                                 [] { return std::string("argx was built without CUDA"); }, nullptr};
+const backend_entry cuda_entry{backend::cuda, false, never_usable, without_cuda, nullptr};
+const backend_entry thrust_entry{backend::thrust, false, never_usable, without_cuda, nullptr};
 #endif
 
 const backend_entry* find_entry(backend b) noexcept {
