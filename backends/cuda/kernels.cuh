@@ -13,6 +13,12 @@
 
 namespace argx::detail::gpu {
 
+/// Slices of one run of a few elements, a thread each.
+template <dtype D>
+__global__ void __launch_bounds__(tune::threads) tiny_rows_kernel(const layout l, const device_outputs out) {
+  tiny_row_items<D>(l, out);
+}
+
 /// Slices of one short forward run held in registers, W slots a lane (plain reductions).
 template <dtype D, int W, bool Plain>
 __global__ void __launch_bounds__(tune::threads, tune::compiled_arch::window_min_resident)

@@ -71,6 +71,14 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   launch_config c;
   c.threads = tune::threads;
 
+  // One run of a few elements per slice: a thread each.
+  if (l.ordered && runs == 1 && len <= T::tiny_row_max) {
+    c.kernel = kernel_kind::tiny_rows;
+    const std::int64_t waves = static_cast<std::int64_t>(d.multiprocessors) * r.tiny_rows * T::tiny_rows_waves;
+    c.blocks = std::max<std::int64_t>(1, std::min(ceil_div(l.outputs, c.threads), waves));
+    return c;
+  }
+
   // One short forward run per slice, plain keys: held in registers, window_loads loads a
   // lane in flight.
   if (l.plain() && l.ordered && runs == 1 && l.run_dir > 0 && run_slots <= T::window_max_slots) {
@@ -208,10 +216,11 @@ launch_config choose_launch(const layout& l, const residency& r, const device_li
 }
 
 std::string describe(const launch_config& c) {
-  static const char* names[] = {"windows", "runs_team", "runs_block", "runs_unordered", "columns", "elements_team",
+  static const char* names[] = {"tiny_rows", "windows", "runs_team", "runs_block", "runs_unordered", "columns", "elements_team",
                                 "elements_block"};
   std::string s = names[static_cast<int>(c.kernel)];
   switch (c.kernel) {
+    case kernel_kind::tiny_rows: break;
     case kernel_kind::windows:
       s += " lanes=" + std::to_string(1 << c.team_log2) + " slots=" + std::to_string(c.window_slots);
       break;

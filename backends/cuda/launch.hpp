@@ -24,10 +24,11 @@ struct device_limits {
 /// query fails, and are the device the plan tests assume; they are not the launch bounds'
 /// minima (tuning.hpp), which the compiled kernels may exceed.
 struct residency {
-  int windows = 3, runs_team = 4, runs_block = 3, columns = 2, elements = 4;
+  int windows = 3, runs_team = 4, runs_block = 3, columns = 2, elements = 4, tiny_rows = 8;
 };
 
 enum class kernel_kind : std::uint8_t {
+  tiny_rows,       ///< slices of one run of a few elements: a thread each, element by element
   windows,         ///< slices of one short forward run, held in registers: a team of lanes each
   runs_team,       ///< slices of runs: a team of lanes each, streaming
   runs_block,      ///< slices of runs: a block per (slice, split); the last block of a slice combines

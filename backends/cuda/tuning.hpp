@@ -75,6 +75,15 @@ struct sm90 {
 
   // ---- launch choice (launch.cpp, run time) -----------------------------------------------
 
+  /// Slices of one run of at most tiny_row_max elements take a thread each, element by
+  /// element: a 16-byte window per row of 2-8 elements costs a vector's loads, masking
+  /// and search for a few bytes (sweep, windows of one lane: rows of 2 uint8 at 9.5% of
+  /// the ceiling, rows of 5 float16 at 16.7%). Compile-time: the loads are unrolled.
+  static constexpr int tiny_row_max = 8;
+  /// Blocks of the tiny-row kernel: waves of its resident blocks (its threads take rows in
+  /// turn). Not swept.
+  static constexpr int tiny_rows_waves = 4;
+
   /// Window kernel: slots a lane holds, W, from a sweep of row lengths (NOTES v5): rows of
   /// <= 2 slots W = 2 (16M x 8: 167 us vs 199 with 4), up to 32 slots W = 4 (4M x 32: 157
   /// vs 173 with 8), longer W = 8 (1M x 256: 268 vs 279 with 4). Rows of more than

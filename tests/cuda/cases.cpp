@@ -43,13 +43,15 @@ std::vector<shape_case> cases() {
   for (auto [rows, len] : std::vector<std::pair<std::int64_t, std::int64_t>>{
            {1000, 2}, {777, 3}, {4096, 7}, {3000, 31}, {3000, 32}, {2000, 33}, {1500, 64}, {1000, 100}, {300, 255},
            {300, 256}, {100, 1000}, {70, 1024}, {64, 4097}, {10, 50000}, {3, 300001}, {2, (1 << 21) + 1},
-           {300000, 5}, {40000, 48}, {50000, 33}, {20000, 129}, {5000, 1021}})
+           {300000, 5}, {40000, 48}, {50000, 33}, {20000, 129}, {5000, 1021}, {2000, 8}, {3000, 9}, {2000, 12}})
     cs.push_back({"rows " + std::to_string(rows) + "x" + std::to_string(len), {rows, len}, {1}});
   cs.push_back({"rows starting at every alignment", {100, 1001}, {1}, v::skip_first});
   cs.push_back({"short rows starting at every alignment", {3000, 20}, {1}, v::skip_first});
   cs.push_back({"rows of a sliced 3-d view", {6, 9, 70}, {2}, v::slice_mid});
   cs.push_back({"rows of a sliced 3-d view, long", {4, 5, 30000}, {2}, v::slice_mid});
   cs.push_back({"reversed rows (walked forwards)", {2000, 37}, {1}, v::flip_last});
+  cs.push_back({"reversed rows of a few elements", {3000, 6}, {1}, v::flip_last});
+  cs.push_back({"rows of a few elements starting at every alignment", {5000, 4}, {1}, v::skip_first});
   cs.push_back({"reversed long rows", {3, 70001}, {1}, v::flip_last});
   cs.push_back({"rows of a reversed outer dim", {500, 45}, {1}, v::flip_first});
   cs.push_back({"rows repeated along a broadcast kept dim", {1, 700, 43}, {2}, v::broadcast_kept});
@@ -98,7 +100,7 @@ bool is_large(const shape_case& c) {
 
 const std::vector<std::string>& kernel_paths() {
   static const std::vector<std::string> all = {
-      "windows lanes=1 slots=2", "windows lanes=2-16 slots=4", "windows lanes=2-16 slots=8", "windows lanes=32 slots=8",
+      "tiny_rows", "windows lanes=1 slots=2", "windows lanes=2-16 slots=4", "windows lanes=2-16 slots=8", "windows lanes=32 slots=8",
       "runs_team lanes=2-16", "runs_team lanes=32", "runs_team lanes=32 short", "runs_block", "runs_block split",
       "runs_block short split", "columns aligned", "columns shifted", "columns shifted packed",
       "columns shifted packed atomic", "columns shifted atomic", "columns aligned partials", "columns shifted partials",

@@ -41,6 +41,7 @@ std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
   auto lanes = [&](int log2) { return log2 == 0 ? std::string(" lanes=1") : log2 == 5 ? " lanes=32" : " lanes=2-16"; };
   std::string path;
   switch (c.kernel) {
+    case kernel_kind::tiny_rows: path = "tiny_rows"; break;
     case kernel_kind::windows: path = "windows" + lanes(c.team_log2) + " slots=" + std::to_string(c.window_slots); break;
     case kernel_kind::runs_team:
       path = "runs_team" + lanes(c.team_log2) + (c.run_lanes < (1 << c.team_log2) ? " short" : "");

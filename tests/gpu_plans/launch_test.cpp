@@ -20,6 +20,7 @@ using hopper_tuning = tune::for_arch<90>;  // what choose_launch uses on the dev
 // 16-byte loads a thread of each kernel keeps in flight.
 int loads_per_thread(const launch_config& c, argx::dtype t) {
   switch (c.kernel) {
+    case kernel_kind::tiny_rows: return 0;  // element by element: not sized by this rule
     case kernel_kind::windows: return hopper_tuning::window_loads;
     case kernel_kind::runs_team:
     case kernel_kind::runs_block:
@@ -33,6 +34,7 @@ int loads_per_thread(const launch_config& c, argx::dtype t) {
 
 int resident_blocks(const launch_config& c, const residency& r) {
   switch (c.kernel) {
+    case kernel_kind::tiny_rows: return r.tiny_rows;
     case kernel_kind::windows: return r.windows;
     case kernel_kind::runs_team: return r.runs_team;
     case kernel_kind::runs_block:
