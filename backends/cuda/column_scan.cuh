@@ -161,123 +161,16 @@ struct packed_bests {
   }
 };
 
-/// The offsets of rows first, first + step, ... of one or two reduced axes, kept up to date
-/// as the walk moves on (no division per row): row t = a * e1 + b lies at a * s0 + b * s1.
-template <bool TwoAxes>
-struct row_walk {
-  std::int64_t off;         ///< the current row's offset
-  std::int64_t b, e1;       ///< its index along the inner axis, and that axis' extent
-  std::int64_t d_off, d_b;  ///< what one step adds to off and to b, before a carry
-  std::int64_t carry_off;   ///< what a carry (b reaching e1) adds to off
-
-  __device__ __forceinline__ static row_walk of(const layout& l, std::int64_t first, std::int64_t step) {
-    row_walk w;
-    const axis& outer = l.red.at[0];
-    if constexpr (!TwoAxes) {
-      w.off = first * outer.stride;
-      w.b = 0;
-      w.e1 = 1;
-      w.d_off = step * outer.stride;
-      w.d_b = 0;
-      w.carry_off = 0;
-      return w;
-    }
-    const axis& inner = l.red.at[1];
-    w.e1 = inner.extent;
-    const std::int64_t a = first / w.e1, q = step / w.e1;
-    w.b = first - a * w.e1;
-    w.d_b = step - q * w.e1;
-    w.off = a * outer.stride + w.b * inner.stride;
-    w.d_off = q * outer.stride + w.d_b * inner.stride;
-    w.carry_off = outer.stride - w.e1 * inner.stride;
-    return w;
-  }
-  __device__ __forceinline__ void next() {
-    off += d_off;
-    if constexpr (TwoAxes) {
-      b += d_b;
-      if (b >= e1) {
-        b -= e1;
-        off += carry_off;
-      }
-    }
-  }
-};
-
-/// Whether every row of the slice of a column group (all its reduced positions) can be read
-/// without a test: the vectors its 16-byte windows touch lie inside the tensor's bytes.
-/// False only for the groups at the tensor's two ends, which take the careful walk.
-template <dtype D, bool Aligned>
-__device__ __forceinline__ bool rows_inside(const layout& l, const column_group<D>& g) {
-  std::int64_t lo = 0, hi = 0;
-  ARGX_AXIS_LOOP
-  for (int d = 0; d < l.red.n; ++d) {
-    const std::int64_t reach = (l.red.at[d].extent - 1) * l.red.at[d].stride;
-    (reach < 0 ? lo : hi) += reach;
-  }
-  constexpr std::int64_t elem = sizeof(dtype_bits_t<D>);
-  const std::uintptr_t col = reinterpret_cast<std::uintptr_t>(g.col);
-  const std::uintptr_t first = (col + static_cast<std::uintptr_t>(lo * elem)) & ~std::uintptr_t(15);
-  const std::uintptr_t last = ((col + static_cast<std::uintptr_t>(hi * elem)) & ~std::uintptr_t(15)) + (Aligned ? 16 : 32);
-  return first >= l.span_begin && last <= l.span_end;
-}
-
-/// The 16 bytes at p (aligned to the element size), whose first `need` bytes are wanted, as
-/// one or two aligned vectors shifted; both vectors are known to lie inside the tensor.
-template <dtype D>
-__device__ __forceinline__ vec<D> load_window(const dtype_bits_t<D>* p, int need, bool ok) {
-  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
-  const int phase = static_cast<int>(at & 15u);
-  const auto* a = reinterpret_cast<const dtype_bits_t<D>*>(at - phase);
-  const vec<D> lo = load_vec_if<D>(a, ok);
-  const vec<D> hi = load_vec_if<D>(a + vec_elems<D>, ok && phase + need > 16);
-  vec<D> out;
-  funnel<static_cast<int>(sizeof(dtype_bits_t<D>))>(lo.w, hi.w, phase, out.w);
-  return out;
-}
-
-/// scan_columns for a group whose rows all lie inside the tensor, over one or two reduced
-/// axes: whole batches of Unroll rows are loaded without any test, then one last batch
-/// with each row's load predicated on being in range.
-template <dtype D, int Unroll, bool Aligned, bool TwoAxes, class Acc>
-__device__ __forceinline__ void scan_columns_inside(const layout& l, const column_group<D>& g, std::int64_t first,
-                                                    std::int64_t end, std::int64_t step, key_params kp, Acc& acc) {
-  if (first >= end) return;
-  const int need = g.cols * static_cast<int>(sizeof(dtype_bits_t<D>));
-  const std::int64_t rows = (end - first + step - 1) / step;  // rows this thread walks
-  row_walk<TwoAxes> w = row_walk<TwoAxes>::of(l, first, step);
-  auto load = [&](bool ok) {
-    const vec<D> x = Aligned ? load_vec_if<D>(g.col + w.off, ok) : load_window<D>(g.col + w.off, need, ok);
-    w.next();
-    return x;
-  };
-  unsigned k = 0;
-  for (std::int64_t left = rows; left >= Unroll; left -= Unroll) {
-    vec<D> x[Unroll];
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u) x[u] = load(true);
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u) acc.take(x[u], k + u, kp);
-    k += Unroll;
-  }
-  const int tail = static_cast<int>(rows % Unroll);
-  if (tail == 0) return;
-  vec<D> x[Unroll];
-#pragma unroll
-  for (int u = 0; u < Unroll; ++u) x[u] = load(u < tail);
-#pragma unroll
-  for (int u = 0; u < Unroll; ++u)
-    if (u < tail) acc.take(x[u], k + u, kp);
-}
-
-/// scan_columns for the groups at the tensor's ends (or of three and more reduced axes):
-/// each row's vectors are checked against the tensor's bytes, those reaching past its ends
-/// read element by element.
-template <dtype D, int Unroll, bool Aligned, class Acc>
-__device__ __forceinline__ void scan_columns_careful(const layout& l, const column_group<D>& g, std::int64_t first,
-                                                     std::int64_t end, std::int64_t step, key_params kp, Acc& acc) {
+/// scan_columns for one reduced axis (OneAxis) or several.
+template <dtype D, int Unroll, bool Aligned, bool OneAxis, class Acc>
+__device__ __forceinline__ void scan_columns_on(const layout& l, const column_group<D>& g, std::int64_t first,
+                                                std::int64_t end, std::int64_t step, key_params kp, Acc& acc) {
   using B = dtype_bits_t<D>;
   const int need = g.cols * static_cast<int>(sizeof(B));
+  // One reduced axis: the row's offset moves by a constant (no division per row).
+  const std::int64_t stride = l.red.at[0].stride, jump = step * stride;
+  auto offset = [&](std::int64_t t) { return OneAxis ? t * stride : row_offset(l, t); };
+  const B* row = g.col + offset(first);
   unsigned k = 0;
   for (std::int64_t t = first; t < end; t += Unroll * step) {
     vec<D> x[Unroll];
@@ -285,7 +178,7 @@ __device__ __forceinline__ void scan_columns_careful(const layout& l, const colu
 #pragma unroll
     for (int u = 0; u < Unroll; ++u) {
       const bool ok = t + u * step < end;
-      const B* p = g.col + (ok ? row_offset(l, t + u * step) : 0);
+      const B* p = OneAxis ? row + u * jump : g.col + (ok ? offset(t + u * step) : 0);
       bool out = false;
       if constexpr (Aligned) {
         out = ok && !vec_inside(p, l.span_begin, l.span_end);
@@ -299,31 +192,26 @@ __device__ __forceinline__ void scan_columns_careful(const layout& l, const colu
 #pragma unroll
       for (int u = 0; u < Unroll; ++u)
         if (outside >> u & 1u) {
-          const B* p = g.col + row_offset(l, t + u * step);
+          const B* p = g.col + offset(t + u * step);
           x[u] = Aligned ? load_vec_in<D>(p, l.span_begin, l.span_end) : load_window_in<D>(p, need, l.span_begin, l.span_end);
         }
 #pragma unroll
     for (int u = 0; u < Unroll; ++u)
       if (t + u * step < end) acc.take(x[u], k + u, kp);
     k += Unroll;
+    if constexpr (OneAxis) row += Unroll * jump;
   }
 }
 
 /// Folds rows first, first + step, ... < end of a column group into `acc` (the thread's
-/// k-th row is first + k * step); Unroll rows are loaded before any is folded. The row
-/// tests of the careful walk cost as many instructions as the fold itself, so every group
-/// whose rows all lie inside the tensor skips them.
+/// k-th row is first + k * step); Unroll rows are loaded before any is folded.
 template <dtype D, int Unroll, bool Aligned, class Acc>
 __device__ __forceinline__ void scan_columns(const layout& l, const column_group<D>& g, std::int64_t first,
                                              std::int64_t end, std::int64_t step, key_params kp, Acc& acc) {
-  if (l.red.n <= 2 && rows_inside<D, Aligned>(l, g)) {
-    if (l.red.n == 1)
-      scan_columns_inside<D, Unroll, Aligned, false>(l, g, first, end, step, kp, acc);
-    else
-      scan_columns_inside<D, Unroll, Aligned, true>(l, g, first, end, step, kp, acc);
-  } else {
-    scan_columns_careful<D, Unroll, Aligned>(l, g, first, end, step, kp, acc);
-  }
+  if (l.red.n == 1)
+    scan_columns_on<D, Unroll, Aligned, true>(l, g, first, end, step, kp, acc);
+  else
+    scan_columns_on<D, Unroll, Aligned, false>(l, g, first, end, step, kp, acc);
 }
 
 }  // namespace argx::detail::gpu
