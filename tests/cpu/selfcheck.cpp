@@ -346,6 +346,10 @@ std::vector<recipe> recipes(argx::dtype t) {
       {"rows_special", {3001, 40}, view::contiguous, {1}, data::nan},
       {"rows_scan", {301, elems(2048) + 5}, view::contiguous, {1}, data::any},
       {"rows_split", {2, elems(200 << 10) + 3}, view::contiguous, {1}, data::any},
+      // Rows along dim 0 of the column-major buffer; the kept dims do not merge and the
+      // innermost of them (extent 5 or 7) is short: calls go along the other one.
+      {"rows_along", {3, 2000, 5}, view::fortran, {0}, data::any},
+      {"rows_along (split over the cores)", {3, 30000, 7}, view::fortran, {0}, data::any},
       {"lanes_whole lanes_wide lanes_narrow", {300, 2000}, view::contiguous, {0}, data::any},
       {"lanes_stop", {300, 2000}, view::contiguous, {0}, data::all_top},
       {"lanes_one_chunk", {200, 40}, view::contiguous, {0}, data::any},
