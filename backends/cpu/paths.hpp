@@ -34,6 +34,7 @@ enum class path : unsigned {
   flat_split,        ///< one contiguous slice split over the cores
   rows_split,        ///< a few long rows, each split over the cores
   rows_along,        ///< rows walked along a longer kept dim than a short innermost one
+  repeated_outputs,  ///< kept dims of stride 0: each answer reduced once and copied
   lanes_whole,       ///< lanes that are whole outputs, stored by the kernel
   lanes_combined,    ///< lane blocks with reduced dims, combined by position
   lanes_rest,        ///< the rows a split reduced dim's chunks miss

@@ -7,6 +7,7 @@
 // Nothing here allocates: partial results live in TBB's task bodies or on the stack.
 #include <algorithm>
 #include <atomic>
+#include <memory>
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -165,7 +166,76 @@ void run_rows(const job& j) {
   }
 }
 
-void run_tbb(const plan& p, const outputs& out, stream_handle) {
+// ---- repeated outputs: kept dims of stride 0 -----------------------------------------------
+
+/// A kept dim of stride 0 (a broadcast: torch's expand, numpy's broadcast_to) repeats every
+/// answer along it: the plan without those dims is reduced once, into scratch, and each
+/// answer copied to its repeats (a float32 reduction under a repeated dim of 5 read its
+/// 108 MiB five times). Not for slices of fewer than 24 bytes, whose answers cost less to
+/// find again than to copy (int8 slices of 6: 3.8x slower that way). False when the plan
+/// has no such dim or is not worth it.
+void run_tbb(const plan& p, const outputs& out, stream_handle s);
+
+bool run_repeated(const plan& p, const outputs& out, stream_handle s) {
+  const int rank = p.kept_extents.size();
+  bool repeated = false;
+  for (int d = 0; d < rank; ++d) repeated = repeated || p.kept_strides[d] == 0;
+  constexpr std::int64_t min_slice_bytes = 24;
+  if (!repeated || p.outputs == 0 || p.reduce_size * static_cast<std::int64_t>(size_of(p.type)) < min_slice_bytes)
+    return false;
+  mark(p.type, path::repeated_outputs);
+  plan q = p;
+  q.kept_extents = {};
+  q.kept_strides = {};
+  for (int d = 0; d < rank; ++d)
+    if (p.kept_strides[d] != 0) q.kept_extents.push_back(p.kept_extents[d]), q.kept_strides.push_back(p.kept_strides[d]);
+  q.outputs = 1;
+  for (int d = 0; d < q.kept_extents.size(); ++d) q.outputs *= q.kept_extents[d];
+  q.kind = classify(q);
+  const std::size_t index_bytes = p.index == index_type::int32 ? 4 : 8, value_bytes = size_of(p.type);
+  // Scratch left uninitialized: every entry is written by the reduction.
+  const std::unique_ptr<unsigned char[]> indices(new unsigned char[static_cast<std::size_t>(q.outputs) * index_bytes]);
+  const std::unique_ptr<unsigned char[]> values(out.values ? new unsigned char[static_cast<std::size_t>(q.outputs) * value_bytes]
+                                                           : nullptr);
+  run_tbb(q, outputs{indices.get(), values.get()}, s);
+  // Output o (row-major over p's kept dims) is q's output at the same coordinates without
+  // the repeated dims: weights of 0 for those, row-major over the others. Copied a run of
+  // the innermost kept dim at a time (a fill when that dim repeats).
+  std::int64_t weight[max_rank], w = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    weight[d] = p.kept_strides[d] == 0 ? 0 : w;
+    if (p.kept_strides[d] != 0) w *= p.kept_extents[d];
+  }
+  auto spread = [&](auto type_tag, const unsigned char* src_bytes, void* dst_bytes) {
+    using T = decltype(type_tag);
+    const T* src = reinterpret_cast<const T*>(src_bytes);
+    T* dst = static_cast<T*>(dst_bytes);
+    const std::int64_t run = p.kept_extents[rank - 1];
+    std::int64_t c[max_rank] = {}, from = 0;
+    for (std::int64_t o = 0; o < p.outputs; o += run) {
+      if (weight[rank - 1] == 0)
+        std::fill(dst + o, dst + o + run, src[from]);
+      else
+        std::copy(src + from, src + from + run, dst + o);
+      for (int d = rank - 2; d >= 0; --d) {  // the next run's coordinates
+        from += weight[d];
+        if (++c[d] < p.kept_extents[d]) break;
+        from -= c[d] * weight[d];
+        c[d] = 0;
+      }
+    }
+  };
+  if (index_bytes == 4)
+    spread(std::uint32_t{}, indices.get(), out.indices);
+  else
+    spread(std::uint64_t{}, indices.get(), out.indices);
+  if (out.values)
+    visit_dtype(p.type, [&](auto d) { spread(dtype_bits_t<decltype(d)::value>{}, values.get(), out.values); });
+  return true;
+}
+
+void run_tbb(const plan& p, const outputs& out, stream_handle s) {
+  if (run_repeated(p, out, s)) return;
   const std::uint64_t top = visit_dtype(p.type, [&](auto d) { return std::uint64_t(cpu::simd::top_key<decltype(d)::value>(p.keys)); });
   const job j{p, out, cpu::simd::kernels().by_dtype[static_cast<int>(p.type)],
               cpu::simd::order_params{p.keys, p.ties_last}, static_cast<std::int64_t>(size_of(p.type)), top};

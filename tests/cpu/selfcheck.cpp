@@ -308,7 +308,7 @@ std::uint64_t top_bits(const trial& t) {
 /// What a path trial's data holds.
 enum class data { any, nan, one_sign, top_somewhere, all_top };
 /// The view a path trial takes of its C-order buffer.
-enum class view { contiguous, fortran, flipped, every_second, every_second_inner };
+enum class view { contiguous, fortran, flipped, every_second, every_second_inner, repeated };
 
 /// A shape, view and data that lead the tbb backend to some of its paths.
 struct recipe {
@@ -350,6 +350,8 @@ std::vector<recipe> recipes(argx::dtype t) {
       // innermost of them (extent 5 or 7) is short: calls go along the other one.
       {"rows_along", {3, 2000, 5}, view::fortran, {0}, data::any},
       {"rows_along (split over the cores)", {3, 30000, 7}, view::fortran, {0}, data::any},
+      {"repeated_outputs (rows)", {2000, 40}, view::repeated, {2}, data::any},
+      {"repeated_outputs (columns)", {300, 70}, view::repeated, {1}, data::nan},
       {"lanes_whole lanes_wide lanes_narrow", {300, 2000}, view::contiguous, {0}, data::any},
       {"lanes_stop", {300, 2000}, view::contiguous, {0}, data::all_top},
       {"lanes_one_chunk", {200, 40}, view::contiguous, {0}, data::any},
@@ -399,6 +401,12 @@ void path_trial(argx::dtype t, const recipe& r, int specs) {
       case view::flipped: v = v.flipped(0); break;
       case view::every_second: v = v.sliced(0, 0, r.storage[0], 2); break;
       case view::every_second_inner: v = v.sliced(v.rank() - 1, 0, r.storage[r.storage.size() - 1], 2); break;
+      case view::repeated: {  // a leading dim of 3 copies (stride 0): a kept dim that repeats every answer
+        argx::shape e{3}, st{0};
+        for (int d = 0; d < v.rank(); ++d) e.push_back(v.extents[d]), st.push_back(v.strides[d]);
+        v = argx::make_view(v.data, t, e, st);
+        break;
+      }
     }
     tr.extents = v.extents;
     tr.strides = v.strides;

@@ -66,6 +66,16 @@ struct plan {
   ARGX_HOST_DEVICE std::int64_t inner() const noexcept { return kept_extents[kept_extents.size() - 1]; }
 };
 
+/// The class of a plan whose dims are simplified (outputs, kept and reduced dims set).
+inline shape_class classify(const plan& p) {
+  const bool one_reduced = p.reduced_extents.size() == 1;
+  if (p.outputs == 0) return shape_class::empty;
+  if (one_reduced && p.reduced_strides[0] == 1) return p.kept_extents.empty() ? shape_class::flat : shape_class::rows;
+  if (one_reduced && !p.kept_extents.empty() && p.kept_strides[p.kept_extents.size() - 1] == 1)
+    return shape_class::strided;
+  return shape_class::general;
+}
+
 inline bool mul_overflows(std::int64_t a, std::int64_t b, std::int64_t& out) {
   return __builtin_mul_overflow(a, b, &out);
 }
@@ -199,16 +209,7 @@ inline plan make_plan(const tensor_view& x, op o, const spec& s) {
     p.reduced_strides.push_back(1);
   }
 
-  const bool one_reduced = p.reduced_extents.size() == 1;
-  if (outputs == 0) {
-    p.kind = shape_class::empty;
-  } else if (one_reduced && p.reduced_strides[0] == 1) {
-    p.kind = p.kept_extents.empty() ? shape_class::flat : shape_class::rows;
-  } else if (one_reduced && !p.kept_extents.empty() && p.kept_strides[p.kept_extents.size() - 1] == 1) {
-    p.kind = shape_class::strided;
-  } else {
-    p.kind = shape_class::general;
-  }
+  p.kind = classify(p);
   return p;
 }
 
