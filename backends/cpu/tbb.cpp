@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <type_traits>
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -70,6 +71,9 @@ void run_flat(const job& j) {
 
 // ---- rows: many contiguous slices -------------------------------------------------------
 
+/// Bytes of one index of the plan's output.
+std::int64_t index_bytes(const plan& p) { return p.index == index_type::int32 ? 4 : 8; }
+
 /// The kept dim a rows kernel call walks along: the innermost one, unless a call along it
 /// would read a few hundred bytes at most (its fixed cost would then weigh more than its
 /// rows: int16 rows of 3 along a reversed kept dim of 3 cost 27 ns a call of 3 outputs)
@@ -80,12 +84,11 @@ int run_dim(const plan& p) {
   const int last = p.kept_extents.size() - 1;
   const std::int64_t row_bytes = p.reduce_size * static_cast<std::int64_t>(size_of(p.type));
   if (p.kept_extents[last] * row_bytes > 512) return last;
-  const std::int64_t index_bytes = p.index == index_type::int32 ? 4 : 8;
   int best = last;
   std::int64_t weight = 1;  // output stride of dim d (row-major over the kept dims)
   for (int d = last - 1; d >= 0; --d) {
     weight *= p.kept_extents[d + 1];
-    if (weight * index_bytes <= 64 && p.kept_extents[d] >= 4 * p.kept_extents[last] &&
+    if (weight * index_bytes(p) <= 64 && p.kept_extents[d] >= 4 * p.kept_extents[last] &&
         p.kept_extents[d] > p.kept_extents[best])
       best = d;
   }
@@ -137,14 +140,15 @@ void run_rows(const job& j) {
   if (dim != static_cast<int>(p.kept_extents.size()) - 1) {
     mark(p.type, path::rows_along);
     const std::int64_t extent = p.kept_extents[dim], runs = p.outputs / extent;
+    const bool parallel = j.parallel(p.outputs * row_bytes);
     // Pieces of a run: whole runs when they are enough for the cores, else cut so that
     // each piece still reads a grain.
     std::int64_t piece = extent;
-    if (j.parallel(p.outputs * row_bytes) && runs < 4 * workers())
+    if (parallel && runs < 4 * workers())
       piece = std::max<std::int64_t>((extent * runs + 4 * workers() - 1) / (4 * workers()),
                                      std::max<std::int64_t>(1, grain_bytes / row_bytes));
     const std::int64_t units = runs * ((extent + piece - 1) / piece);
-    if (!j.parallel(p.outputs * row_bytes)) return rows_along(j, dim, piece, 0, units);
+    if (!parallel) return rows_along(j, dim, piece, 0, units);
     const std::int64_t grain = std::max<std::int64_t>(1, grain_bytes / std::max<std::int64_t>(1, piece * row_bytes));
     ::tbb::parallel_for(::tbb::blocked_range<std::int64_t>(0, units, grain),
                         [&](const ::tbb::blocked_range<std::int64_t>& r) { rows_along(j, dim, piece, r.begin(), r.end()); });
@@ -192,9 +196,9 @@ bool run_repeated(const plan& p, const outputs& out, stream_handle s) {
   q.outputs = 1;
   for (int d = 0; d < q.kept_extents.size(); ++d) q.outputs *= q.kept_extents[d];
   q.kind = classify(q);
-  const std::size_t index_bytes = p.index == index_type::int32 ? 4 : 8, value_bytes = size_of(p.type);
+  const std::size_t value_bytes = size_of(p.type);
   // Scratch left uninitialized: every entry is written by the reduction.
-  const std::unique_ptr<unsigned char[]> indices(new unsigned char[static_cast<std::size_t>(q.outputs) * index_bytes]);
+  const std::unique_ptr<unsigned char[]> indices(new unsigned char[static_cast<std::size_t>(q.outputs * index_bytes(p))]);
   const std::unique_ptr<unsigned char[]> values(out.values ? new unsigned char[static_cast<std::size_t>(q.outputs) * value_bytes]
                                                            : nullptr);
   run_tbb(q, outputs{indices.get(), values.get()}, s);
@@ -206,10 +210,9 @@ bool run_repeated(const plan& p, const outputs& out, stream_handle s) {
     weight[d] = p.kept_strides[d] == 0 ? 0 : w;
     if (p.kept_strides[d] != 0) w *= p.kept_extents[d];
   }
-  auto spread = [&](auto type_tag, const unsigned char* src_bytes, void* dst_bytes) {
-    using T = decltype(type_tag);
+  auto spread = [&](const unsigned char* src_bytes, auto* dst) {
+    using T = std::remove_pointer_t<decltype(dst)>;
     const T* src = reinterpret_cast<const T*>(src_bytes);
-    T* dst = static_cast<T*>(dst_bytes);
     const std::int64_t run = p.kept_extents[rank - 1];
     std::int64_t c[max_rank] = {}, from = 0;
     for (std::int64_t o = 0; o < p.outputs; o += run) {
@@ -225,12 +228,9 @@ bool run_repeated(const plan& p, const outputs& out, stream_handle s) {
       }
     }
   };
-  if (index_bytes == 4)
-    spread(std::uint32_t{}, indices.get(), out.indices);
-  else
-    spread(std::uint64_t{}, indices.get(), out.indices);
+  with_index_array(out.indices, p.index, [&](auto* dst) { spread(indices.get(), dst); });
   if (out.values)
-    visit_dtype(p.type, [&](auto d) { spread(dtype_bits_t<decltype(d)::value>{}, values.get(), out.values); });
+    visit_dtype(p.type, [&](auto d) { spread(values.get(), static_cast<dtype_bits_t<decltype(d)::value>*>(out.values)); });
   return true;
 }
 

@@ -8,7 +8,6 @@ whose launch changed or whose time moved most, grouped by the launch kind after.
   python3 sweep_compare.py before.json after.json [--md OUT.md]
 """
 import json
-import statistics
 import sys
 
 MIB = 1 << 20
