@@ -26,6 +26,65 @@ struct column_meeting {
   bool last;
 };
 
+/// Which column group each slot of a block's tile holds (a slot: a lane along the columns
+/// of one of the block's warps along the columns). Groups run along the column axis, then
+/// the outer kept axes. Plain tiles hold groups in order, tile after tile. Shuffled tiles
+/// are made of warp tiles: a warp's first 31 slots hold 31 groups of one outer row, the
+/// 32nd none (its lane reads the vector after them), and no warp tile straddles two outer
+/// rows, so neighbouring lanes read neighbouring vectors.
+template <dtype D, bool Shuffled>
+struct column_tiles {
+  static constexpr int V = vec_elems<D>;
+  std::int64_t width, per_outer, outers, warp_tiles_per_outer;
+  int tile_groups, warps;  ///< slots of a tile; warps of a tile along the columns
+
+  __device__ column_tiles(const layout& l, int tile_groups_, int warps_)
+      : width(l.column_axis().extent), per_outer((width + V - 1) / V), outers(l.outputs / width),
+        warp_tiles_per_outer((per_outer + column_shuffle_groups - 1) / column_shuffle_groups),
+        tile_groups(tile_groups_), warps(warps_) {}
+
+  __device__ std::int64_t count() const {
+    if constexpr (Shuffled) return (outers * warp_tiles_per_outer + warps - 1) / warps;
+    return (outers * per_outer + tile_groups - 1) / tile_groups;
+  }
+  /// Whether warp w (along the columns) of tile `tile` holds any group (shuffled tiles).
+  __device__ bool warp_holds(std::int64_t tile, int w) const {
+    return tile * warps + w < outers * warp_tiles_per_outer;
+  }
+  /// The group in slot `slot` of tile `tile`, or -1.
+  __device__ std::int64_t group(std::int64_t tile, int slot) const {
+    if constexpr (!Shuffled) {
+      const std::int64_t g = tile * tile_groups + slot;
+      return g < outers * per_outer ? g : -1;
+    }
+    std::int64_t outer, kk;
+    place(tile, slot, outer, kk);
+    return (slot & 31) < column_shuffle_groups && outer < outers && kk < per_outer ? outer * per_outer + kk : -1;
+  }
+  /// Shuffled tiles: the outer row of slot `slot` and its index along that row, in groups
+  /// (for the 32nd slot of a warp, the vector after the warp's groups).
+  __device__ void place(std::int64_t tile, int slot, std::int64_t& outer, std::int64_t& kk) const {
+    const std::int64_t wt = tile * warps + (slot >> 5);
+    outer = wt / warp_tiles_per_outer;
+    kk = (wt - outer * warp_tiles_per_outer) * column_shuffle_groups + (slot & 31);
+  }
+  /// What the lane of slot `slot` reads (shuffled tiles; its warp holds groups), and its
+  /// group (-1: none).
+  __device__ shuffled_lane<D> lane(const layout& l, std::int64_t tile, int slot, std::int64_t& group) const {
+    constexpr int elem = static_cast<int>(sizeof(dtype_bits_t<D>));
+    std::int64_t outer, kk;
+    place(tile, slot, outer, kk);
+    const bool holds = (slot & 31) < column_shuffle_groups && kk < per_outer;
+    group = holds ? outer * per_outer + kk : -1;
+    shuffled_lane<D> c;
+    c.col = static_cast<const dtype_bits_t<D>*>(l.data) + l.kept.outer_offset_of(outer) + kk * V;
+    c.loads = kk < per_outer;
+    if (holds) c.need = static_cast<int>(width - kk * V < V ? width - kk * V : V) * elem;
+    if (kk == per_outer) c.tail_need = static_cast<int>(width - (per_outer - 1) * V) * elem;
+    return c;
+  }
+};
+
 /// A warp is 2^column_lanes_log2 column groups (a lane each, 16 bytes of neighbouring
 /// outputs) times 32 >> column_lanes_log2 row lanes; a block's 8 warps are 2^row_warps_log2
 /// warps along the rows times the rest along the columns. Row lanes take every
@@ -33,7 +92,7 @@ struct column_meeting {
 /// The row lanes of a warp meet by shuffles; row warps in shared memory; with several
 /// splits the tile's blocks meet through 64-bit atomic maxima (32-bit keys) or partials,
 /// and the last block to arrive stores the answers.
-template <dtype D, class Acc, bool Aligned>
+template <dtype D, class Acc, column_read Read>
 __device__ __forceinline__ void column_items(const layout& l, const device_outputs& out, const workspace_ptrs& ws,
                                              std::int64_t splits, std::int64_t chunk, int column_lanes_log2,
                                              int row_warps_log2, bool packed_meet, column_meeting<D>& meet) {
@@ -45,9 +104,11 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
   const int row_warps = 1 << row_warps_log2, wr = warp & (row_warps - 1), wc = warp >> row_warps_log2;
   const int tx = lane & (cols - 1), ty = lane >> column_lanes_log2, lanes_y = 32 >> column_lanes_log2;
   const int y = wr * lanes_y + ty, row_lanes = row_warps * lanes_y;
-  const int tile_groups = cols * ((blockDim.x >> 5) >> row_warps_log2), tile_cols = tile_groups * V;
-  const std::int64_t width = l.column_axis().extent, per_outer = (width + V - 1) / V;
-  const std::int64_t groups = (l.outputs / width) * per_outer, tiles = (groups + tile_groups - 1) / tile_groups;
+  constexpr bool shuffled = Read == column_read::shuffled;
+  const int warps_c = (blockDim.x >> 5) >> row_warps_log2;
+  const int tile_groups = cols * warps_c, tile_cols = tile_groups * V;
+  const column_tiles<D, shuffled> tiling(l, tile_groups, warps_c);
+  const std::int64_t per_outer = tiling.per_outer, tiles = tiling.count();
   const std::int64_t items = tiles * splits;
   // The answer of column j of group `grp`: stored, or left for the meeting.
   auto finish_in = [&](const column_group<D>& grp, std::int64_t s, std::int64_t r0, int j, K key, unsigned rel) {
@@ -63,21 +124,35 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
   };
   // The same for column (group gi of the tile, element j).
   auto finish = [&](std::int64_t tile, std::int64_t s, std::int64_t r0, int gi, int j, K key, unsigned rel) {
-    const std::int64_t g = tile * tile_groups + gi;
-    if (g < groups) finish_in(column_group<D>::of(l, g, per_outer), s, r0, j, key, rel);
+    const std::int64_t g = tiling.group(tile, gi);
+    if (g >= 0) finish_in(column_group<D>::of(l, g, per_outer), s, r0, j, key, rel);
   };
   for (std::int64_t item = blockIdx.x; item < items; item += gridDim.x) {
     // Neighbouring blocks take neighbouring tiles of the same rows: long runs of each row.
     const std::int64_t s = item / tiles, tile = item - s * tiles;
     const std::int64_t r0 = s * chunk, r1 = r0 + chunk < l.reduce ? r0 + chunk : l.reduce;
-    const std::int64_t g = tile * tile_groups + wc * cols + tx;
-    const bool active = g < groups;
+    // The lane's group (-1: none), and its walk. Shuffled tiles: the whole warp walks (one
+    // row lane a warp, so its lanes walk the same rows) if it holds any group.
+    std::int64_t g = -1;
+    shuffled_lane<D> reads;
+    const bool walks = shuffled ? tiling.warp_holds(tile, wc) : true;
+    if constexpr (shuffled) {
+      if (walks) reads = tiling.lane(l, tile, wc * cols + tx, g);
+    } else {
+      g = tiling.group(tile, wc * cols + tx);
+    }
+    const bool active = g >= 0;
     column_group<D> grp;
     if (active) grp = column_group<D>::of(l, g, per_outer);
     Acc acc;
     acc.start(l.keys, ties_last);
     const std::int64_t first = r0 + y;
-    if (active) scan_columns<D, tune::compiled_arch::column_unroll, Aligned>(l, grp, first, r1, row_lanes, l.keys, acc);
+    constexpr int unroll = tune::compiled_arch::column_unroll;
+    if constexpr (shuffled) {
+      if (walks) scan_columns_shuffled<D, unroll>(l, reads, first, r1, row_lanes, l.keys, acc);
+    } else if (active) {
+      scan_columns<D, unroll, Read == column_read::aligned>(l, grp, first, r1, row_lanes, l.keys, acc);
+    }
     const bool has_rows = active && first < r1;
     // This lane's candidate of each column: (key, row relative to r0); the split's seed
     // (key 0 at its first row, or its last with ties = last) when it walked no row.
@@ -135,8 +210,8 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
     if (!arrive_last(ws.counters + tile, static_cast<unsigned>(splits), meet.last)) continue;
     if (packed_meet) {
       for (int c = threadIdx.x; c < tile_cols; c += blockDim.x) {
-        const std::int64_t cg = tile * tile_groups + c / V;
-        if (cg >= groups) continue;
+        const std::int64_t cg = tiling.group(tile, c / V);
+        if (cg < 0) continue;
         const column_group<D> grp = column_group<D>::of(l, cg, per_outer);
         const int j = c % V;
         if (j >= grp.cols) continue;
@@ -156,10 +231,10 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
     const auto* parts = static_cast<const partial<K>*>(ws.partials);
     for (int base = 0; base < tile_cols; base += static_cast<int>(blockDim.x) / per) {  // uniform bounds
       const int c = base + static_cast<int>(threadIdx.x) / per;
-      const std::int64_t cg = tile * tile_groups + c / V;
+      const std::int64_t cg = c < tile_cols ? tiling.group(tile, c / V) : -1;
       bool has = false;
       column_group<D> grp;
-      if (c < tile_cols && cg < groups) {
+      if (cg >= 0) {
         grp = column_group<D>::of(l, cg, per_outer);
         has = c % V < grp.cols;
       }

@@ -3,7 +3,9 @@
 // per column. Rows whose columns do not start on a 16-byte boundary are read as two
 // aligned vectors and shifted. One- and two-byte elements of plain reductions are compared
 // four or two at a time, with the row of each column's best kept as a byte or half-word
-// count; wider ones and the other reductions one column at a time.
+// count; wider ones and the other reductions one column at a time. Wide groups of rows that
+// start anywhere can be read shuffled instead: a lane loads one aligned vector and takes the
+// next one from its neighbour lane, so a row costs one load, not two.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +14,7 @@
 #include <cuda_fp16.h>
 
 #include "elements.cuh"
+#include "launch.hpp"
 #include "layout.hpp"
 
 namespace argx::detail::gpu {
@@ -213,5 +216,78 @@ __device__ __forceinline__ void scan_columns(const layout& l, const column_group
   else
     scan_columns_on<D, Unroll, Aligned, false>(l, g, first, end, step, kp, acc);
 }
+
+/// What a lane of a shuffled warp (column_read::shuffled) reads of each row: the 16 bytes
+/// at `col` (row 0) are the window of its group, if it holds one (`need` bytes of it), and
+/// the vector its left neighbour's window continues into: a lane that holds no group still
+/// reads them when they start inside the outer row's groups (`loads`), or, right after its
+/// last group (of `tail_need` bytes), when that group's window reaches them.
+template <dtype D>
+struct shuffled_lane {
+  const dtype_bits_t<D>* col = nullptr;
+  int need = 0;
+  int tail_need = 0;
+  bool loads = false;
+};
+
+/// scan_columns for a shuffled lane, one reduced axis (OneAxis) or several. Every lane of
+/// the warp takes part (the shuffles need them all) and walks the same rows; a batch's
+/// loads are all issued before its rows are shifted and folded.
+template <dtype D, int Unroll, bool OneAxis, class Acc>
+__device__ __forceinline__ void scan_columns_shuffled_on(const layout& l, const shuffled_lane<D>& lane,
+                                                         std::int64_t first, std::int64_t end, std::int64_t step,
+                                                         key_params kp, Acc& acc) {
+  using B = dtype_bits_t<D>;
+  static_assert(Unroll <= 8, "a row's phase is kept in 4 bits of one word");
+  const std::int64_t stride = l.red.at[0].stride, jump = step * stride;
+  auto row = [&](std::int64_t t) { return lane.col + (OneAxis ? t * stride : row_offset(l, t)); };
+  auto inside = [&](const B* p) { return vec_inside(p, l.span_begin, l.span_end); };
+  unsigned k = 0;
+  for (std::int64_t t = first; t < end; t += Unroll * step, k += Unroll) {
+    vec<D> x[Unroll];
+    unsigned outside = 0, phases = 0;  // rows read again below; each row's byte phase, 4 bits a row
+    const B* base = OneAxis ? row(t) : nullptr;
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+      const bool ok = t + u * step < end;
+      const B* p = OneAxis ? base + u * jump : (ok ? row(t + u * step) : lane.col);
+      const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
+      const int phase = static_cast<int>(at & 15u);
+      const auto* a = reinterpret_cast<const B*>(at - phase);
+      const bool in_a = inside(a), wanted = lane.loads || phase + lane.tail_need > 16;
+      x[u] = load_vec_if<D>(a, ok && wanted && in_a);
+      // The window reaches a vector outside the tensor (its first or last).
+      const bool out = ok && lane.need > 0 && (!in_a || (phase + lane.need > 16 && !inside(a + vec_elems<D>)));
+      outside |= static_cast<unsigned>(out) << u;
+      phases |= static_cast<unsigned>(phase) << (4 * u);
+    }
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+      vec<D> next, w;  // the neighbour lane's vector (the last lane's is never used)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) next.w[i] = __shfl_down_sync(0xffffffffu, x[u].w[i], 1);
+      funnel<static_cast<int>(sizeof(B))>(x[u].w, next.w, static_cast<int>(phases >> (4 * u) & 15u), w.w);
+      x[u] = w;
+    }
+    if (outside != 0)  // rare: the tensor's first or last 16 bytes, read element by element
+#pragma unroll
+      for (int u = 0; u < Unroll; ++u)
+        if (outside >> u & 1u) x[u] = load_window_in<D>(row(t + u * step), lane.need, l.span_begin, l.span_end);
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+      if (t + u * step < end) acc.take(x[u], k + u, kp);
+  }
+}
+
+/// Folds rows first, first + step, ... < end of a shuffled lane's group into `acc`.
+template <dtype D, int Unroll, class Acc>
+__device__ __forceinline__ void scan_columns_shuffled(const layout& l, const shuffled_lane<D>& lane, std::int64_t first,
+                                                      std::int64_t end, std::int64_t step, key_params kp, Acc& acc) {
+  if (l.red.n == 1)
+    scan_columns_shuffled_on<D, Unroll, true>(l, lane, first, end, step, kp, acc);
+  else
+    scan_columns_shuffled_on<D, Unroll, false>(l, lane, first, end, step, kp, acc);
+}
+
 
 }  // namespace argx::detail::gpu

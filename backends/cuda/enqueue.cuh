@@ -20,7 +20,7 @@ void fill_residency(residency& r) {
   query(reinterpret_cast<const void*>(windows_kernel<D, 4, true>), r.windows);
   query(reinterpret_cast<const void*>(runs_team_kernel<D, true>), r.runs_team);
   query(reinterpret_cast<const void*>(runs_block_kernel<D, true, false>), r.runs_block);
-  query(reinterpret_cast<const void*>(columns_kernel<D, true, narrow, false>), r.columns);
+  query(reinterpret_cast<const void*>(columns_kernel<D, true, narrow, column_read::shifted>), r.columns);
   query(reinterpret_cast<const void*>(elements_team_kernel<D>), r.elements);
   cudaGetLastError();  // a failed query leaves the default; clear its error
 }
@@ -39,12 +39,14 @@ void windows(const launch_config& c, const layout& l, const device_outputs& out,
 template <dtype D, bool Plain, bool Packed>
 void columns(const launch_config& c, const layout& l, const device_outputs& out, const workspace_ptrs& ws, dim3 grid,
              dim3 block, cudaStream_t s) {
-  if (c.aligned)
-    columns_kernel<D, Plain, Packed, true><<<grid, block, 0, s>>>(l, out, ws, c.splits, c.chunk, c.column_lanes_log2,
-                                                                  c.row_warps_log2, c.packed_meet);
-  else
-    columns_kernel<D, Plain, Packed, false><<<grid, block, 0, s>>>(l, out, ws, c.splits, c.chunk, c.column_lanes_log2,
-                                                                   c.row_warps_log2, c.packed_meet);
+  auto go = [&](auto kernel) {
+    kernel<<<grid, block, 0, s>>>(l, out, ws, c.splits, c.chunk, c.column_lanes_log2, c.row_warps_log2, c.packed_meet);
+  };
+  switch (c.read) {
+    case column_read::aligned: go(columns_kernel<D, Plain, Packed, column_read::aligned>); break;
+    case column_read::shifted: go(columns_kernel<D, Plain, Packed, column_read::shifted>); break;
+    case column_read::shuffled: go(columns_kernel<D, Plain, Packed, column_read::shuffled>); break;
+  }
 }
 
 template <dtype D, bool Plain, bool Short>

@@ -60,19 +60,19 @@ __global__ void __launch_bounds__(tune::threads)
 }
 
 /// Columns of neighbouring outputs, a block per (column tile, split of the rows): Packed
-/// compares four (two) narrow columns at once, Aligned reads rows as whole vectors.
-template <dtype D, bool Plain, bool Packed, bool Aligned>
+/// compares four (two) narrow columns at once, Read says how a group's rows are read.
+template <dtype D, bool Plain, bool Packed, column_read Read>
 __global__ void __launch_bounds__(tune::threads, tune::compiled_arch::column_min_resident)
     columns_kernel(const layout l, const device_outputs out, const workspace_ptrs ws, const std::int64_t splits,
                    const std::int64_t chunk, const int column_lanes_log2, const int row_warps_log2,
                    const bool packed_meet) {
   __shared__ column_meeting<D> meet;
   if constexpr (Packed)
-    column_items<D, packed_bests<D>, Aligned>(l, out, ws, splits, chunk, column_lanes_log2, row_warps_log2, packed_meet,
-                                              meet);
+    column_items<D, packed_bests<D>, Read>(l, out, ws, splits, chunk, column_lanes_log2, row_warps_log2, packed_meet,
+                                           meet);
   else
-    column_items<D, column_bests<D, Plain>, Aligned>(l, out, ws, splits, chunk, column_lanes_log2, row_warps_log2,
-                                                     packed_meet, meet);
+    column_items<D, column_bests<D, Plain>, Read>(l, out, ws, splits, chunk, column_lanes_log2, row_warps_log2,
+                                                  packed_meet, meet);
 }
 
 /// No unit stride, a team of lanes per slice.

@@ -9,12 +9,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "tuning.hpp"
 
 namespace argx::detail::gpu {
 namespace {
+
+// column_read_forced: -1, or the read every column launch of this thread takes.
+thread_local int forced_column_read = -1;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -124,24 +128,41 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   return c;
 }
 
+/// The column launch with a given way of reading rows.
 template <class T>
-launch_config choose_columns(const layout& l, const residency& r, const device_limits& d) {
+launch_config columns_with(const layout& l, const residency& r, const device_limits& d, column_read read) {
   const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type)), vec = 16 / elem;
   const std::int64_t width = l.column_axis().extent, per_outer = ceil_div(width, vec);
   const std::int64_t groups = (l.outputs / width) * per_outer, rows = l.reduce;
   launch_config c;
   c.kernel = kernel_kind::columns;
   c.threads = tune::threads;
-  c.aligned = aligned16(l.data) && strides_aligned(l.kept, elem, l.kept.n - 1) && strides_aligned(l.red, elem, -1);
+  c.read = read;
   c.packed = elem <= 2 && l.plain();
   const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * r.columns;  // one wave
   // A warp: as many lanes along the columns as there are groups (a row of a warp reads up
   // to 512 contiguous bytes), the others along the rows. A block: its warps along the
   // columns (one block reads up to 4 KiB of each row: DRAM pages stay open), along the
   // rows (meeting in shared memory) only when the columns cannot fill one block; a wave is
-  // then filled with splits of the rows.
-  const std::int64_t cols = std::min<std::int64_t>(pow2_ceil(groups), 32), lanes_y = 32 / cols;
-  const std::int64_t warp_tiles = ceil_div(groups, cols), warps = c.threads / 32;
+  // then filled with splits of the rows. Shuffled reads: a warp's 31 groups lie in one outer
+  // row (warp tiles per outer row: ceil(per_outer / 31)).
+  // Lanes along the columns reach the next outer row after per_outer groups: when outer
+  // rows are at most 64 bytes wide and lie further apart than the reduced rows do, a warp's
+  // lanes go along the rows of one outer row instead (its loads then read nearby bytes, not
+  // up to 32 places), if each lane gets rows enough to pay for the row lanes' meeting.
+  const bool shuffled = read == column_read::shuffled;
+  const std::int64_t row_bytes = std::abs(l.red.at[l.red.n - 1].stride) * elem;
+  const std::int64_t outer_bytes = l.kept.n >= 2 ? std::abs(l.kept.at[l.kept.n - 2].stride) * elem : 0;
+  const bool along_rows = !shuffled && per_outer <= T::column_rows_first_max_groups && groups > per_outer &&
+                          row_bytes < outer_bytes &&
+                          rows >= (32 / pow2_ceil(per_outer)) * T::column_rows_first_min_rows_per_lane;
+  const std::int64_t cols = shuffled     ? 32
+                            : along_rows ? pow2_ceil(per_outer)
+                                         : std::min<std::int64_t>(pow2_ceil(groups), 32);
+  const std::int64_t lanes_y = 32 / cols;
+  const std::int64_t warp_tiles =
+      shuffled ? (l.outputs / width) * ceil_div(per_outer, column_shuffle_groups) : ceil_div(groups, cols);
+  const std::int64_t warps = c.threads / 32;
   int row_warps_log2 = 0;
   while ((1 << row_warps_log2) < warps && (warp_tiles << row_warps_log2) < warps &&
          rows >= lanes_y * (2 << row_warps_log2) * T::column_min_rows_per_thread)
@@ -149,7 +170,7 @@ launch_config choose_columns(const layout& l, const residency& r, const device_l
   c.column_lanes_log2 = log2_ceil(cols);
   c.row_warps_log2 = row_warps_log2;
   const std::int64_t row_lanes = lanes_y << row_warps_log2;
-  const std::int64_t tiles = ceil_div(groups, cols * (warps >> row_warps_log2));
+  const std::int64_t tiles = ceil_div(warp_tiles, warps >> row_warps_log2);
   // Splits of the rows when the tiles still cannot fill a wave, each thread still walking a
   // few rows.
   std::int64_t splits = std::max<std::int64_t>(1, target / tiles);
@@ -175,6 +196,33 @@ launch_config choose_columns(const layout& l, const residency& r, const device_l
       c.partials = static_cast<std::size_t>(l.outputs * c.splits);
   }
   return c;
+}
+
+template <class T>
+launch_config choose_columns(const layout& l, const residency& r, const device_limits& d) {
+  const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
+  const bool aligned =
+      aligned16(l.data) && strides_aligned(l.kept, elem, l.kept.n - 1) && strides_aligned(l.red, elem, -1);
+  if (forced_column_read >= 0 && (aligned || forced_column_read != static_cast<int>(column_read::aligned)))
+    return columns_with<T>(l, r, d, static_cast<column_read>(forced_column_read));
+  if (aligned) return columns_with<T>(l, r, d, column_read::aligned);
+  // Rows that start anywhere. Shuffled reads (one load a row, not two) where they measured
+  // faster (NOTES.md v6.4): outer rows of at least column_shuffle_min_groups groups whose
+  // warps are at least 3/4 full (a warp's groups lie in one outer row), threads that walk
+  // at least column_shuffle_min_rows rows (below that a lane's setup costs more than the
+  // second load), and loads enough in flight within one wave; else the two vectors.
+  const std::int64_t per_outer = ceil_div(l.column_axis().extent, 16 / elem);
+  const std::int64_t shuffle_warps = ceil_div(per_outer, column_shuffle_groups);
+  if (per_outer >= T::column_shuffle_min_groups && 4 * per_outer >= 3 * column_shuffle_groups * shuffle_warps) {
+    const launch_config c = columns_with<T>(l, r, d, column_read::shuffled);
+    const std::int64_t wave = static_cast<std::int64_t>(d.multiprocessors) * r.columns;
+    const std::int64_t row_lanes = std::int64_t(1) << c.row_warps_log2;  // one row lane a warp
+    const std::int64_t in_flight = std::min(c.blocks, wave) * c.threads * T::column_unroll * 16;
+    if (c.chunk / row_lanes >= T::column_shuffle_min_rows &&
+        in_flight >= static_cast<std::int64_t>(d.multiprocessors) * T::bytes_in_flight_per_sm)
+      return c;
+  }
+  return columns_with<T>(l, r, d, column_read::shifted);
 }
 
 template <class T>
@@ -215,6 +263,9 @@ launch_config choose_launch(const layout& l, const residency& r, const device_li
   return tune::with_arch(d.compute_capability, [&](auto t) { return choose_for<decltype(t)>(l, r, d); });
 }
 
+column_read_forced::column_read_forced(column_read read) { forced_column_read = static_cast<int>(read); }
+column_read_forced::~column_read_forced() { forced_column_read = -1; }
+
 std::string describe(const launch_config& c) {
   static const char* names[] = {"tiny_rows", "windows", "runs_team", "runs_block", "runs_unordered", "columns", "elements_team",
                                 "elements_block"};
@@ -230,7 +281,7 @@ std::string describe(const launch_config& c) {
     case kernel_kind::runs_block:
     case kernel_kind::runs_unordered: s += " run_lanes=" + std::to_string(c.run_lanes); break;
     case kernel_kind::columns:
-      s += std::string(c.aligned ? " aligned" : " shifted") + (c.packed ? " packed" : "") +
+      s += std::string(" ") + to_string(c.read) + (c.packed ? " packed" : "") +
            " lanes=" + std::to_string(1 << c.column_lanes_log2) + " row_warps=" + std::to_string(1 << c.row_warps_log2);
       break;
     case kernel_kind::elements_team: s += " lanes=" + std::to_string(1 << c.team_log2); break;

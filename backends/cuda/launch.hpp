@@ -27,6 +27,22 @@ struct residency {
   int windows = 3, runs_team = 4, runs_block = 3, columns = 2, elements = 4, tiny_rows = 8;
 };
 
+/// How the column kernel reads a row of a column group (16 bytes of neighbouring outputs).
+enum class column_read : std::uint8_t {
+  aligned,   ///< every row of every group starts on 16 bytes: one vector a row
+  shifted,   ///< rows start anywhere: the two aligned vectors around the window, shifted
+  shuffled,  ///< rows start anywhere, groups wide: each lane reads one aligned vector and takes
+             ///< the next from its neighbour lane (a warp: 31 groups of one outer row and the
+             ///< vector after them)
+};
+
+/// Groups a warp of shuffled reads holds (its 32nd lane reads the vector after them).
+inline constexpr int column_shuffle_groups = 31;
+
+constexpr const char* to_string(column_read r) noexcept {
+  return r == column_read::aligned ? "aligned" : r == column_read::shifted ? "shifted" : "shuffled";
+}
+
 enum class kernel_kind : std::uint8_t {
   tiny_rows,       ///< slices of one run of a few elements: a thread each, element by element
   windows,         ///< slices of one short forward run, held in registers: a team of lanes each
@@ -51,7 +67,7 @@ struct launch_config {
   int window_slots = 0;     ///< windows: slots a lane holds (2, 4 or 8)
   std::int64_t splits = 1;  ///< block kinds and columns: pieces each slice (tile) is cut into
   std::int64_t chunk = 0;   ///< per piece: slots (long runs) or runs (short ones), rows, or positions
-  bool aligned = false;     ///< columns: every row of every column group starts 16-byte aligned
+  column_read read = column_read::shifted;  ///< columns: how a group's rows are read
   bool packed = false;      ///< columns: four (two) narrow elements compared at once
   bool packed_meet = false; ///< columns split: pieces meet through 64-bit atomic maxima
   std::size_t counters = 0; ///< workspace: arrival counters
@@ -61,6 +77,17 @@ struct launch_config {
 
 /// The launch for a layout on a device (the layout's data aligned to its element size).
 launch_config choose_launch(const layout& l, const residency& r, const device_limits& d);
+
+/// Tests: while an instance lives, the column launches this thread chooses read rows as
+/// `read` says (aligned only where every row is aligned: elsewhere the choice stands), so
+/// that each read runs on shapes the choice would send to another.
+class column_read_forced {
+ public:
+  explicit column_read_forced(column_read read);
+  ~column_read_forced();
+  column_read_forced(const column_read_forced&) = delete;
+  column_read_forced& operator=(const column_read_forced&) = delete;
+};
 
 /// "runs_block lanes=256 blocks=396 splits=396 chunk=169468", for tools and tests.
 std::string describe(const launch_config& c);

@@ -104,6 +104,21 @@ struct sm90 {
   /// 9.5-10.1 us; 2^13 7.9 vs 9.7).
   static constexpr std::int64_t min_split_bytes = 32 << 10;
   static constexpr std::int64_t max_unsplit_bytes = 64 << 10;
+  /// Rows that start anywhere are read shuffled (one aligned vector a lane, the next one
+  /// taken from the neighbour lane) rather than as two vectors a lane when an outer row
+  /// holds at least column_shuffle_min_groups groups of 16 bytes (a shuffled warp holds 31
+  /// groups of one outer row) and each thread walks at least column_shuffle_min_rows rows.
+  /// NOTES v6.4 (H200 sweep, 59 cases): at 128 rows a thread or more shuffled reads took
+  /// 0.72-0.97x the time (one exception at 1.18x), below 64 mostly 1.03-1.35x.
+  static constexpr std::int64_t column_shuffle_min_groups = 24;
+  static constexpr std::int64_t column_shuffle_min_rows = 128;
+  /// Outer rows of at most column_rows_first_max_groups column groups whose reduced rows
+  /// lie closer together than the outer rows put a warp's lanes along the rows first, when
+  /// each lane gets at least column_rows_first_min_rows_per_lane rows. NOTES v6.4 (H200
+  /// sweep): 0.46-0.94x the time on nine cases; two with 14 and 5 rows a lane 1.29x and
+  /// 1.48x (the row lanes' meeting costs more than their reads), hence the minimum.
+  static constexpr std::int64_t column_rows_first_max_groups = 4;
+  static constexpr std::int64_t column_rows_first_min_rows_per_lane = 16;
   /// Fewest rows a thread of the column kernel should walk in one split. No sweep recorded.
   static constexpr std::int64_t column_min_rows_per_thread = 4;
   /// Splits of a column tile whose pieces meet through partials (64-bit keys): the last

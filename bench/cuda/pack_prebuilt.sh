@@ -10,9 +10,11 @@ build=$1
 dest=$2
 rm -rf "$dest"
 mkdir -p "$dest"
-cp -P "$build"/libargx.so* "$dest/"  # the library under its SONAME (libargx.so.0.1), with its links
+# the library under its SONAME (libargx.so.0.1), with its links (not the .p folder beside them)
+find "$build" -maxdepth 1 -name 'libargx.so*' ! -type d -exec cp -P {} "$dest/" \;
 for f in tests/test_seq tests/test_cuda tests/test_thrust tests/test_api tests/test_numpy \
-         tests/numpy_cases.bin tests/cuda/test_gpu bench/cuda/gpu_bench bench/cuda/gpu_sweep tools/argx; do
+         tests/numpy_cases.bin tests/cuda/test_gpu tests/cuda/test_gpu_fresh bench/cuda/gpu_bench bench/cuda/gpu_sweep \
+         tools/argx; do
   cp "$build/$f" "$dest/"
 done
 cudart=$(ldd "$build/libargx.so" | awk '/libcudart/ {print $3}')  # when the runtime is linked shared

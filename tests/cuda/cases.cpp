@@ -79,6 +79,13 @@ std::vector<shape_case> cases() {
   cs.push_back({"rows of a transposed matrix (columns)", {300, 200}, {1}, v::transpose01});
   cs.push_back({"columns reversed", {400, 71}, {0}, v::flip_last});
   cs.push_back({"dims 0 and 1 of a sliced 3-d view (columns, two reduced axes)", {20, 30, 40}, {0, 1}, v::slice_mid});
+  // wide columns whose rows start anywhere, split rows meeting, two reduced axes, the
+  // tensor's ends (every column read runs on them: column_reads_test.cpp)
+  cs.push_back({"dim 0 of 500x1001 (wide shifted columns, split)", {500, 1001}, {0}});
+  cs.push_back({"wide shifted columns, many outer rows", {800, 3, 201}, {1}});
+  cs.push_back({"wide shifted columns starting past a boundary", {90, 2003}, {0}, v::skip_first});
+  cs.push_back({"dims 0 and 1 of a sliced 3-d view, wide shifted columns", {12, 9, 1001}, {0, 1}, v::slice_mid});
+  cs.push_back({"dim 0 of 2000x1001 (wide shifted columns, long split rows)", {2000, 1001}, {0}});
   // no unit stride: element by element
   cs.push_back({"all dims of a transposed matrix", {300, 200}, {}, v::transpose01});
   cs.push_back({"all dims of a transposed matrix, large", {2000, 1500}, {}, v::transpose01});

@@ -63,7 +63,8 @@ TEST_CASE("classes: all 16 option combinations on every path (float32, bfloat16)
 TEST_CASE("classes: ties and NaN exactly at the split points the launch chose") {
   // Two equal maxima on either side of each boundary between two blocks' shares.
   for (dtype t : {dtype::f32, dtype::f16, dtype::u8, dtype::f64}) {
-    for (argx::shape e : {argx::shape{(3 << 20) + 5}, argx::shape{3, 1 << 20}, argx::shape{1, 20000, 64}}) {
+    for (argx::shape e : {argx::shape{(3 << 20) + 5}, argx::shape{3, 1 << 20}, argx::shape{1, 20000, 64},
+                          argx::shape{1, 20000, 129}}) {
       if (quick() && e.size() != 3) continue;
       const bool strided = e.size() == 3;
       const argx::spec s = spec_variant(0, strided ? argx::dim_list{1} : e.size() == 2 ? argx::dim_list{1} : argx::dim_list{});
@@ -114,6 +115,7 @@ TEST_CASE("classes: slices made only of the value every running best starts from
   const std::vector<slice_case> shapes = {
       {{1, 20000, 64}, {1}},  // strided, reduced dim split across warps
       {{5, 300, 1000}, {1}},  // strided, one warp per column tile
+      {{1, 5000, 129}, {1}},  // strided, rows not 16-byte aligned (shuffled or shifted reads), split
       {{3000, 8}, {1}},       // short rows held in registers, 2..8 vectors a lane
       {{3000, 32}, {1}},
       {{300, 256}, {1}},

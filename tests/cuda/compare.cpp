@@ -51,7 +51,7 @@ std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
       path = std::string("runs_unordered") + (c.run_lanes < c.threads ? " short" : "");
       break;
     case kernel_kind::columns:
-      path = std::string("columns ") + (c.aligned ? "aligned" : "shifted") + (c.packed ? " packed" : "");
+      path = std::string("columns ") + to_string(c.read) + (c.packed ? " packed" : "");
       if (c.splits > 1) path += c.packed_meet ? " atomic" : " partials";
       return path;
     case kernel_kind::elements_team: path = "elements_team"; break;

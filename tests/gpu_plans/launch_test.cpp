@@ -55,7 +55,7 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
   small.max_bytes = (1 << 20) - 1;
   small.max_span_bytes = 2 << 20;
   for (const auto& c : argx::sweep::make_sweep(14, 60, small)) cases.push_back(c);
-  int checked = 0, split = 0;
+  int checked = 0, split = 0, shuffled = 0;
   for (const auto& sc : cases) {
     // As in device memory: allocations are 256-byte aligned, views start where they start.
     const argx::tensor_view x = sc.view_of(reinterpret_cast<const void*>(std::uintptr_t(1) << 20), argx::memory_space::device);
@@ -77,6 +77,13 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
       CHECK(rows_per_thread <= (argx::size_of(l.type) == 1 ? 256 : 65536));
     }
     if (c.kernel == kernel_kind::columns && c.splits > 1 && c.packed_meet) CHECK(c.chunk < (std::int64_t(1) << 32));
+    if (c.kernel == kernel_kind::columns && c.read == column_read::shuffled) {
+      // Shuffled reads: whole warps along the columns, each thread walking long enough to
+      // pay for its lane's setup (NOTES.md v6.4).
+      CHECK(c.column_lanes_log2 == 5);
+      CHECK((c.chunk >> c.row_warps_log2) >= hopper_tuning::column_shuffle_min_rows);
+      ++shuffled;
+    }
     if (sc.bytes() < 16 * mib) continue;
     ++checked;
     split += c.splits > 1;
@@ -102,6 +109,7 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
     // idle while it runs.
     if (c.splits > 1 && c.kernel != kernel_kind::columns) CHECK(l.outputs * c.splits <= wave);
   }
-  MESSAGE(checked, " plans of at least 16 MiB, ", split, " of them split");
+  MESSAGE(checked, " plans of at least 16 MiB, ", split, " of them split; ", shuffled, " column launches read shuffled");
+  CHECK(shuffled > 0);
   CHECK(checked > 150);
 }
