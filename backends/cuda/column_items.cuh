@@ -10,6 +10,7 @@
 #include <argx/device/warp_argmax.cuh>
 
 #include "column_scan.cuh"
+#include "launch.hpp"
 #include "store.cuh"
 #include "tuning.hpp"
 
@@ -59,6 +60,11 @@ struct column_tiles {
     }
     std::int64_t outer, kk;
     place(tile, slot, outer, kk);
+    return held(slot, outer, kk);
+  }
+  /// Shuffled tiles: the group at index kk of outer row `outer` if slot `slot` holds one
+  /// (not a warp's 32nd slot, not past the outer row or the last outer row), or -1.
+  __device__ std::int64_t held(int slot, std::int64_t outer, std::int64_t kk) const {
     return (slot & 31) < column_shuffle_groups && outer < outers && kk < per_outer ? outer * per_outer + kk : -1;
   }
   /// Shuffled tiles: the outer row of slot `slot` and its index along that row, in groups
@@ -74,12 +80,11 @@ struct column_tiles {
     constexpr int elem = static_cast<int>(sizeof(dtype_bits_t<D>));
     std::int64_t outer, kk;
     place(tile, slot, outer, kk);
-    const bool holds = (slot & 31) < column_shuffle_groups && kk < per_outer;
-    group = holds ? outer * per_outer + kk : -1;
+    group = held(slot, outer, kk);
     shuffled_lane<D> c;
     c.col = static_cast<const dtype_bits_t<D>*>(l.data) + l.kept.outer_offset_of(outer) + kk * V;
     c.loads = kk < per_outer;
-    if (holds) c.need = static_cast<int>(width - kk * V < V ? width - kk * V : V) * elem;
+    if (group >= 0) c.need = static_cast<int>(width - kk * V < V ? width - kk * V : V) * elem;
     if (kk == per_outer) c.tail_need = static_cast<int>(width - (per_outer - 1) * V) * elem;
     return c;
   }

@@ -14,7 +14,6 @@
 #include <cuda_fp16.h>
 
 #include "elements.cuh"
-#include "launch.hpp"
 #include "layout.hpp"
 
 namespace argx::detail::gpu {

@@ -31,18 +31,10 @@ TEST_CASE("classes: every case and dtype matches seq; every kernel path is taken
       if (quick() && ti % 3 != ci % 3) continue;
       INFO("case: ", c.name, ", dtype ", argx::name(t));
       const host_tensor x = make_case(r, t, c);
-      const int first = static_cast<int>((ci * 13 + ti) % 16);
-      for (int k : {0, 7}) {
-        const int v = (first + k) % 16;
-        const argx::spec s = spec_variant(v, c.dims);
-        paths.insert(path_of(op_variant(v), x, s));
-        require_same_as_seq(op_variant(v), x, s, !is_large(c));
-      }
+      require_two_variants_same_as_seq(x, c.dims, static_cast<int>((ci * 13 + ti) % 16), !is_large(c), paths);
     }
   }
-  std::string all;
-  for (const auto& p : paths) all += "[" + p + "] ";
-  MESSAGE("kernel paths taken: ", all);
+  MESSAGE("kernel paths taken: ", listed(paths));
   if (quick()) return;  // the large cases hold some of the paths
   for (const std::string& want : kernel_paths())
     CHECK_MESSAGE(paths.count(want) == 1, "kernel path not exercised: ", want);

@@ -43,19 +43,11 @@ TEST_CASE("column reads: aligned, shifted and shuffled reads match seq on every 
         const argx::dtype t = all_dtypes()[ti];
         INFO("read ", to_string(read), ", case: ", c.name, ", dtype ", argx::name(t));
         const host_tensor x = make_case(r, t, c);
-        const int first = static_cast<int>((ci * 5 + ti) % 16);
-        for (int k : {0, 7}) {
-          const int variant = (first + k) % 16;
-          const argx::spec s = spec_variant(variant, c.dims);
-          paths.insert(path_of(op_variant(variant), x, s));
-          require_same_as_seq(op_variant(variant), x, s);
-        }
+        require_two_variants_same_as_seq(x, c.dims, static_cast<int>((ci * 5 + ti) % 16), false, paths);
       }
     }
   }
-  std::string all;
-  for (const auto& p : paths) all += "[" + p + "] ";
-  MESSAGE("column paths taken: ", all);
+  MESSAGE("column paths taken: ", listed(paths));
   if (quick()) return;
   for (const char* want : {"columns shuffled", "columns shuffled packed", "columns shuffled atomic",
                            "columns shuffled packed atomic", "columns shuffled partials", "columns shifted",

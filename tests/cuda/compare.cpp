@@ -61,6 +61,22 @@ std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
   return path;
 }
 
+void require_two_variants_same_as_seq(const host_tensor& x, const argx::dim_list& dims, int first,
+                                      bool check_reference, std::set<std::string>& paths) {
+  for (int k : {0, 7}) {
+    const int v = (first + k) % 16;
+    const argx::spec s = spec_variant(v, dims);
+    paths.insert(path_of(op_variant(v), x, s));
+    require_same_as_seq(op_variant(v), x, s, check_reference);
+  }
+}
+
+std::string listed(const std::set<std::string>& paths) {
+  std::string all;
+  for (const auto& p : paths) all += "[" + p + "] ";
+  return all;
+}
+
 argx::spec spec_variant(int i, argx::dim_list dims) {
   argx::spec s;
   s.dims = dims;
