@@ -21,6 +21,7 @@ enum class path : unsigned {
   rows_across,        ///< rows of a vector or more, vectorised across rows
   rows_across_short,  ///< rows shorter than a vector, vectorised across rows
   rows_special,       ///< a row of an across group with NaN, scanned alone
+  rows_stop,          ///< an across group whose rows (nearly all) hold the top key in their first vector
   rows_scan,          ///< a long row, scanned alone
   rows_single,        ///< rows of one element
   rows_interleaved,   ///< dense rows of 2 to 4 elements, loaded deinterleaved
@@ -33,6 +34,7 @@ enum class path : unsigned {
   // tbb traversals
   flat_split,        ///< one contiguous slice split over the cores
   rows_split,        ///< a few long rows, each split over the cores
+  rows_lead,         ///< long rows that may stop early: the first ones read on the calling thread
   rows_along,        ///< rows walked along a longer kept dim than a short innermost one
   repeated_outputs,  ///< kept dims of stride 0: each answer reduced once and copied
   lanes_whole,       ///< lanes that are whole outputs, stored by the kernel

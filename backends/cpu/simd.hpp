@@ -128,6 +128,10 @@ struct lane_sink {
   }
 };
 
+/// Longest row the rows kernel takes across rows, in bytes; longer rows are scanned one by
+/// one (they amortize a per-row scan: its summary's horizontal reduction and branches).
+inline constexpr std::int64_t short_row_bytes = 1024;
+
 struct dtype_kernels {
   /// Best of the n >= 1 contiguous elements at `data` (positions pos0, pos0+1, ...) and
   /// `floor`, a candidate from earlier in the slice when floor.pos < pos0 (ignored

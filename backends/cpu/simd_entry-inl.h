@@ -35,6 +35,7 @@ void put_kernels(kernel_table& t) {
   if (has_ladder && hn::Lanes(hn::CappedTag<T, 32 / sizeof(T)>()) > 2)
     p |= path_bit(path::rows_across_short);
   if (has_ladder && is_float) p |= path_bit(path::rows_special);
+  if (has_ladder && !is_float) p |= path_bit(path::rows_stop);
   t.paths[static_cast<int>(D)] = p;
 }
 

@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """Tables, summary and plot of a CPU sweep (sweep.py's OUT.json).
 
-    /usr/bin/python3 bench/cpu/sweep_report.py SWEEP.json OUT_PREFIX [CONDITIONS]
+    /usr/bin/python3 bench/cpu/sweep_report.py SWEEP.json OUT_PREFIX [CONDITIONS] [--llc-mib N]
 
 writes OUT_PREFIX.json (the summary and every case), OUT_PREFIX.md (tables) and
 OUT_PREFIX.png (the plot). Fractions are of the 2-thread read ceiling measured beside
 each case (read_2t time / argx time). Inputs "beyond the LLC" touch more bytes than the
-last-level cache holds; "in cache" ones fit it. The ceiling statistics count the cases
+last-level cache holds (the size sysfs gives, or N MiB: a virtual machine may report its
+host's cache, larger than what the read ceiling shows); "in cache" ones fit it. The ceiling statistics count the cases
 whose data makes every element be read ("full"); cases whose data lets a scan stop early
 are reported apart (their fraction can exceed 1).
 """
@@ -99,7 +100,9 @@ def markdown(doc, summary, conditions):
     recs = [r for r in doc["cases"] if "seconds" in r]
     lines = [
         f"CPU sweep: {summary['cases']} random cases (seed {doc['seed']}), {doc['cpus']} CPUs ({doc['machine']}), "
-        f"argx SIMD target {doc['simd_target']}, numpy {doc['numpy']}, last-level cache {llc // 2**20} MiB. "
+        f"argx SIMD target {doc['simd_target']}, numpy {doc['numpy']}, last-level cache {llc // 2**20} MiB"
+        + (f" (taken as such; the system reports {doc['llc_bytes_reported'] // 2**20} MiB)" if "llc_bytes_reported" in doc else "")
+        + ". "
         f"Started {doc['started']}, {doc['minutes']:.0f} min; load average (1/5/15 min) before "
         f"{' '.join(map(str, doc['load_before']))}, after {' '.join(map(str, doc['load_after']))}. {conditions}",
         "",
@@ -165,10 +168,19 @@ def plot(doc, path):
 
 
 def main():
-    src, prefix = sys.argv[1], sys.argv[2]
-    conditions = sys.argv[3] if len(sys.argv) > 3 else ""
+    args = sys.argv[1:]
+    llc_mib = None
+    if "--llc-mib" in args:
+        i = args.index("--llc-mib")
+        llc_mib = int(args[i + 1])
+        del args[i:i + 2]
+    src, prefix = args[0], args[1]
+    conditions = args[2] if len(args) > 2 else ""
     with open(src) as fh:
         doc = json.load(fh)
+    if llc_mib is not None:
+        doc["llc_bytes_reported"] = doc["llc_bytes"]
+        doc["llc_bytes"] = llc_mib << 20
     summary = summarize(doc)
     with open(prefix + ".json", "w") as fh:
         json.dump({**summary, "run": {k: v for k, v in doc.items() if k != "cases"}, "conditions": conditions,

@@ -306,7 +306,7 @@ std::uint64_t top_bits(const trial& t) {
 }
 
 /// What a path trial's data holds.
-enum class data { any, nan, one_sign, top_somewhere, all_top };
+enum class data { any, nan, one_sign, top_somewhere, all_top, rows_start_top };
 /// The view a path trial takes of its C-order buffer.
 enum class view { contiguous, fortran, flipped, every_second, every_second_inner, repeated };
 
@@ -346,6 +346,9 @@ std::vector<recipe> recipes(argx::dtype t) {
       {"rows_special", {3001, 40}, view::contiguous, {1}, data::nan},
       {"rows_scan", {301, elems(2048) + 5}, view::contiguous, {1}, data::any},
       {"rows_split", {2, elems(200 << 10) + 3}, view::contiguous, {1}, data::any},
+      {"rows_lead", {60, elems(4 << 10) + 3}, view::contiguous, {1}, data::all_top},
+      {"rows_stop", {3001, 100}, view::contiguous, {1}, data::all_top},
+      {"rows_stop (a few rows scanned alone)", {3001, 100}, view::contiguous, {1}, data::rows_start_top},
       // Rows along dim 0 of the column-major buffer; the kept dims do not merge and the
       // innermost of them (extent 5 or 7) is short: calls go along the other one.
       {"rows_along", {3, 2000, 5}, view::fortran, {0}, data::any},
@@ -377,7 +380,7 @@ void path_trial(argx::dtype t, const recipe& r, int specs) {
     trial tr;
     tr.type = t;
     random_spec(tr);
-    if (r.d == data::top_somewhere || r.d == data::all_top) tr.s.ties = argx::tie_break::first;  // so that a scan may stop
+    if (r.d == data::top_somewhere || r.d == data::all_top || r.d == data::rows_start_top) tr.s.ties = argx::tie_break::first;  // so that a scan may stop
     if (r.d == data::one_sign) tr.s.abs = false;
     bytes buf;
     fill(buf, static_cast<std::size_t>(count), t, r.d == data::one_sign ? 3 + k % 2 : -1);
@@ -388,6 +391,9 @@ void path_trial(argx::dtype t, const recipe& r, int specs) {
     if (r.d == data::top_somewhere) put(buf, draw(count / 2), top_bits(tr), w);
     if (r.d == data::all_top)
       for (std::int64_t i = 0; i < count; ++i) put(buf, i, top_bits(tr), w);
+    if (r.d == data::rows_start_top)  // rows of the storage's last dim; one in ten without
+      for (std::int64_t i = 0; i < count; i += r.storage[r.storage.size() - 1])
+        if (!chance(0.1)) put(buf, i + draw(2), top_bits(tr), w);
     argx::tensor_view v = argx::make_view(static_cast<const void*>(buf.data()), t, r.storage, argx::contiguous_strides(r.storage));
     switch (r.v) {
       case view::contiguous: break;
