@@ -175,6 +175,22 @@ __device__ __forceinline__ void scan_columns_on(const layout& l, const column_gr
   const B* row = g.col + offset(first);
   unsigned k = 0;
   for (std::int64_t t = first; t < end; t += Unroll * step) {
+    if constexpr (OneAxis) {
+      // A whole batch whose vectors all lie inside the tensor (every batch but those at
+      // its two ends): read without a test per row.
+      const B* last = row + (Unroll - 1) * jump;
+      if (t + (Unroll - 1) * step < end && batch_inside<Aligned>(jump >= 0 ? row : last, jump >= 0 ? last : row,
+                                                                  l.span_begin, l.span_end)) {
+        vec<D> x[Unroll];
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) x[u] = Aligned ? load_vec_if<D>(row + u * jump, true) : load_window_inside<D>(row + u * jump, need);
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) acc.take(x[u], k + u, kp);
+        k += Unroll;
+        row += Unroll * jump;
+        continue;
+      }
+    }
     vec<D> x[Unroll];
     unsigned outside = 0;  // rows whose vectors reach past the tensor's ends: read again below
 #pragma unroll
@@ -243,9 +259,36 @@ __device__ __forceinline__ void scan_columns_shuffled_on(const layout& l, const 
   auto inside = [&](const B* p) { return vec_inside(p, l.span_begin, l.span_end); };
   unsigned k = 0;
   for (std::int64_t t = first; t < end; t += Unroll * step, k += Unroll) {
+    const B* base = OneAxis ? row(t) : nullptr;
+    if constexpr (OneAxis) {
+      // A whole batch inside the tensor for every lane (as in scan_columns_on; the warp
+      // decides together, its shuffles need every lane): no test per row.
+      const B* last = base + (Unroll - 1) * jump;
+      if (__all_sync(0xffffffffu, t + (Unroll - 1) * step < end &&
+                                      batch_inside<false>(jump >= 0 ? base : last, jump >= 0 ? last : base,
+                                                          l.span_begin, l.span_end))) {
+        vec<D> x[Unroll];
+        unsigned phases = 0;
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+          const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(base + u * jump);
+          const int phase = static_cast<int>(at & 15u);
+          x[u] = load_vec_if<D>(reinterpret_cast<const B*>(at - phase), lane.loads || phase + lane.tail_need > 16);
+          phases |= static_cast<unsigned>(phase) << (4 * u);
+        }
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u) {
+          vec<D> next, w;
+#pragma unroll
+          for (int i = 0; i < 4; ++i) next.w[i] = __shfl_down_sync(0xffffffffu, x[u].w[i], 1);
+          funnel<static_cast<int>(sizeof(B))>(x[u].w, next.w, static_cast<int>(phases >> (4 * u) & 15u), w.w);
+          acc.take(w, k + u, kp);
+        }
+        continue;
+      }
+    }
     vec<D> x[Unroll];
     unsigned outside = 0, phases = 0;  // rows read again below; each row's byte phase, 4 bits a row
-    const B* base = OneAxis ? row(t) : nullptr;
 #pragma unroll
     for (int u = 0; u < Unroll; ++u) {
       const bool ok = t + u * step < end;

@@ -387,6 +387,28 @@ __device__ __forceinline__ vec<D> load_window_fast(const dtype_bits_t<D>* p, int
   return out;
 }
 
+/// Whether every vector the windows from `lo` to `hi` (rows of one batch, lo lowest) read
+/// lies in [begin, end): an aligned vector each (Aligned), or two.
+template <bool Aligned, class B>
+__device__ __forceinline__ bool batch_inside(const B* lo, const B* hi, std::uintptr_t begin, std::uintptr_t end) {
+  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(lo) & ~std::uintptr_t(15);
+  const std::uintptr_t last = reinterpret_cast<std::uintptr_t>(hi) & ~std::uintptr_t(15);
+  return first >= begin && last + (Aligned ? 16 : 32) <= end;
+}
+
+/// load_window_fast for a window known to lie inside the tensor (batch_inside): no tests.
+template <dtype D>
+__device__ __forceinline__ vec<D> load_window_inside(const dtype_bits_t<D>* p, int need) {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
+  const int phase = static_cast<int>(at & 15u);
+  const auto* a = reinterpret_cast<const dtype_bits_t<D>*>(at - phase);
+  const vec<D> lo = load_vec_if<D>(a, true);
+  const vec<D> hi = load_vec_if<D>(a + vec_elems<D>, phase + need > 16);
+  vec<D> out;
+  funnel<static_cast<int>(sizeof(dtype_bits_t<D>))>(lo.w, hi.w, phase, out.w);
+  return out;
+}
+
 /// The same window, never touching a byte outside [begin, end) (element by element at the
 /// tensor's ends).
 template <dtype D>
