@@ -171,16 +171,20 @@ launch_config columns_with(const layout& l, const residency& r, const device_lim
   c.row_warps_log2 = row_warps_log2;
   const std::int64_t row_lanes = lanes_y << row_warps_log2;
   const std::int64_t tiles = ceil_div(warp_tiles, warps >> row_warps_log2);
-  // Splits of the rows when the tiles still cannot fill a wave, each thread still walking a
-  // few rows.
-  std::int64_t splits = std::max<std::int64_t>(1, target / tiles);
-  splits = std::min(splits, std::max<std::int64_t>(1, rows / (row_lanes * T::column_min_rows_per_thread)));
+  // Splits of the rows when the tiles still cannot fill a wave, or fill their last wave
+  // poorly, each thread still walking a few rows.
+  std::int64_t most = std::max<std::int64_t>(1, rows / (row_lanes * T::column_min_rows_per_thread));
   const bool wide_key = elem == 8;  // pieces meet through partials, every one read at the end
   const std::int64_t tile_cols = cols * (warps >> row_warps_log2) * vec;
   if (wide_key)  // the last block's partial reads stay a small share of a block's rows
-    splits = std::min(splits, std::max({std::int64_t(1), T::column_max_partial_reads / tile_cols,
-                                        static_cast<std::int64_t>(std::sqrt(static_cast<double>(rows) /
-                                                                            T::column_rows_per_split_squared))}));
+    most = std::min(most, std::max({std::int64_t(1), T::column_max_partial_reads / tile_cols,
+                                    static_cast<std::int64_t>(std::sqrt(static_cast<double>(rows) /
+                                                                        T::column_rows_per_split_squared))}));
+  std::int64_t splits = std::min(std::max<std::int64_t>(1, target / tiles), most);
+  auto fill_pct = [&](std::int64_t s) { return 100 * tiles * s / (ceil_div(tiles * s, target) * target); };
+  while (tiles * splits > target && fill_pct(splits) < T::column_min_wave_fill_pct && 2 * splits <= most &&
+         rows / (2 * splits * row_lanes) >= T::column_wave_fill_min_rows)
+    splits *= 2;
   if (c.packed)  // a thread counts its rows in a byte (half-word)
     splits = std::max(splits, ceil_div(rows, row_lanes * (elem == 1 ? 255 : 65535)));
   splits = std::max(splits, ceil_div(rows, std::int64_t(1) << 31));  // positions relative to a split fit 32 bits

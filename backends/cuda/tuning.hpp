@@ -121,6 +121,17 @@ struct sm90 {
   static constexpr std::int64_t column_rows_first_min_rows_per_lane = 16;
   /// Fewest rows a thread of the column kernel should walk in one split. No sweep recorded.
   static constexpr std::int64_t column_min_rows_per_thread = 4;
+  /// Column launches of more than a wave: the rows are split further (doubling) until the
+  /// blocks fill their last wave to this share of all waves' room (in percent). Every
+  /// block of a column launch walks the same rows, so a last wave of a few blocks leaves
+  /// the other multiprocessors idle for a whole walk: float32 dim 1 of 128 x 4096 x 4095
+  /// ran 544 blocks in waves of 264 (2.06 waves, 64.5% of the ceiling; split 4 ways,
+  /// 0.86x the time). Only while each thread still walks column_wave_fill_min_rows rows:
+  /// shorter walks split further were slower (H200 sweep, unlimited: bool dim 2 of
+  /// 128 x 75 x 129 x 263 1.65x, float32 dim 0 of 97 x 16183 x 17 1.22x, and a bfloat16
+  /// walk of 303 rows lost its shuffled reads, 1.26x).
+  static constexpr std::int64_t column_min_wave_fill_pct = 90;
+  static constexpr std::int64_t column_wave_fill_min_rows = 512;
   /// Splits of a column tile whose pieces meet through partials (64-bit keys): the last
   /// block reads up to column_max_partial_reads of them (16 per thread), or more when the
   /// rows are many: up to sqrt(rows / column_rows_per_split_squared) splits. NOTES v6.2:

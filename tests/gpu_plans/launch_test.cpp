@@ -108,8 +108,36 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
     // At most one wave of split blocks: a second, partial wave would leave most of the GPU
     // idle while it runs.
     if (c.splits > 1 && c.kernel != kernel_kind::columns) CHECK(l.outputs * c.splits <= wave);
+    // Column launches of more than a wave fill their last wave (the rows split further)
+    // unless their threads' walks are already as short as that allows (1- and 2-byte and
+    // 64-bit columns have splits bounded by their counters and partials).
+    const std::int64_t row_lanes = (32 >> c.column_lanes_log2) << c.row_warps_log2;
+    if (c.kernel == kernel_kind::columns && c.blocks > wave && !c.packed && argx::size_of(l.type) != 8 &&
+        c.chunk / row_lanes >= 2 * std::max(hopper_tuning::column_min_rows_per_thread, hopper_tuning::column_wave_fill_min_rows))
+      CHECK(100 * c.blocks / ((c.blocks + wave - 1) / wave * wave) >= hopper_tuning::column_min_wave_fill_pct);
   }
   MESSAGE(checked, " plans of at least 16 MiB, ", split, " of them split; ", shuffled, " column launches read shuffled");
   CHECK(shuffled > 0);
   CHECK(checked > 150);
+}
+
+TEST_CASE("launch: a column launch of a few waves splits its rows to fill the last one") {
+  // float32 dim 1 of 128 x 4096 x 4095 (KernelBench level 1, problems 51 and 52): 544
+  // tiles of long walks in waves of 264 blocks; unsplit, the third wave held 16 blocks.
+  const device_limits hopper{132, 2048, 90};
+  const residency r;
+  const argx::shape ext{128, 4096, 4095};
+  const argx::tensor_view x = argx::make_view(reinterpret_cast<const void*>(std::uintptr_t(1) << 20), argx::dtype::f32, ext,
+                                              argx::contiguous_strides(ext), argx::memory_space::device);
+  for (argx::op o : {argx::op::argmax, argx::op::argmin}) {
+    argx::spec s;
+    s.dims = {1};
+    const launch_config c = choose_launch(make_layout(argx::detail::make_plan(x, o, s)), r, hopper);
+    INFO(describe(c));
+    REQUIRE(c.kernel == kernel_kind::columns);
+    const std::int64_t wave = static_cast<std::int64_t>(hopper.multiprocessors) * r.columns;
+    CHECK(c.splits > 1);
+    CHECK(100 * c.blocks / ((c.blocks + wave - 1) / wave * wave) >= hopper_tuning::column_min_wave_fill_pct);
+    CHECK(c.chunk >= hopper_tuning::column_wave_fill_min_rows);
+  }
 }
