@@ -227,9 +227,12 @@ class rows_across {
     for (size_t i = 0; i < L; ++i) {
       const T* row = rows + static_cast<std::int64_t>(i) * stride;
       const std::int64_t o = out.at(first_row + static_cast<std::int64_t>(i));
-      const cand c = (missed >> i) & 1 ? [&] { const auto s = scan.run(row, n_); return cand{s.key, s.pos}; }()
-                                       : cand{1, static_cast<std::int64_t>(pos[i])};
-      store<D>(out, o, c, row[c.pos], o_.keys);
+      if ((missed >> i) & 1) {  // as a group's special rows
+        const auto c = scan.run(row, n_);
+        store<D>(out, o, cand{c.key, c.pos}, row[c.pos], o_.keys);
+      } else {
+        store<D>(out, o, cand{1, pos[i]}, row[pos[i]], o_.keys);
+      }
     }
     return true;
   }

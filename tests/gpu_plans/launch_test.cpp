@@ -32,6 +32,9 @@ int loads_per_thread(const launch_config& c, argx::dtype t) {
   return 0;
 }
 
+/// Share of its waves' room (in percent) that a launch of `blocks` fills.
+std::int64_t wave_fill_pct(std::int64_t blocks, std::int64_t wave) { return 100 * blocks / ((blocks + wave - 1) / wave * wave); }
+
 int resident_blocks(const launch_config& c, const residency& r) {
   switch (c.kernel) {
     case kernel_kind::tiny_rows: return r.tiny_rows;
@@ -114,7 +117,7 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
     const std::int64_t row_lanes = (32 >> c.column_lanes_log2) << c.row_warps_log2;
     if (c.kernel == kernel_kind::columns && c.blocks > wave && !c.packed && argx::size_of(l.type) != 8 &&
         c.chunk / row_lanes >= 2 * std::max(hopper_tuning::column_min_rows_per_thread, hopper_tuning::column_wave_fill_min_rows))
-      CHECK(100 * c.blocks / ((c.blocks + wave - 1) / wave * wave) >= hopper_tuning::column_min_wave_fill_pct);
+      CHECK(wave_fill_pct(c.blocks, wave) >= hopper_tuning::column_min_wave_fill_pct);
   }
   MESSAGE(checked, " plans of at least 16 MiB, ", split, " of them split; ", shuffled, " column launches read shuffled");
   CHECK(shuffled > 0);
@@ -137,7 +140,7 @@ TEST_CASE("launch: a column launch of a few waves splits its rows to fill the la
     REQUIRE(c.kernel == kernel_kind::columns);
     const std::int64_t wave = static_cast<std::int64_t>(hopper.multiprocessors) * r.columns;
     CHECK(c.splits > 1);
-    CHECK(100 * c.blocks / ((c.blocks + wave - 1) / wave * wave) >= hopper_tuning::column_min_wave_fill_pct);
+    CHECK(wave_fill_pct(c.blocks, wave) >= hopper_tuning::column_min_wave_fill_pct);
     CHECK(c.chunk >= hopper_tuning::column_wave_fill_min_rows);
   }
 }
