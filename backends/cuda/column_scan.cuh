@@ -245,6 +245,17 @@ struct shuffled_lane {
   bool loads = false;
 };
 
+/// A shuffled lane's window: its aligned vector `x` continued by its neighbour lane's,
+/// shifted by `phase` bytes (every lane of the warp calls it; the last lane's is unused).
+template <dtype D>
+__device__ __forceinline__ vec<D> window_from_neighbour(const vec<D>& x, int phase) {
+  vec<D> next, w;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) next.w[i] = __shfl_down_sync(0xffffffffu, x.w[i], 1);
+  funnel<static_cast<int>(sizeof(dtype_bits_t<D>))>(x.w, next.w, phase, w.w);
+  return w;
+}
+
 /// scan_columns for a shuffled lane, one reduced axis (OneAxis) or several. Every lane of
 /// the warp takes part (the shuffles need them all) and walks the same rows; a batch's
 /// loads are all issued before its rows are shifted and folded.
@@ -277,13 +288,8 @@ __device__ __forceinline__ void scan_columns_shuffled_on(const layout& l, const 
           phases |= static_cast<unsigned>(phase) << (4 * u);
         }
 #pragma unroll
-        for (int u = 0; u < Unroll; ++u) {
-          vec<D> next, w;
-#pragma unroll
-          for (int i = 0; i < 4; ++i) next.w[i] = __shfl_down_sync(0xffffffffu, x[u].w[i], 1);
-          funnel<static_cast<int>(sizeof(B))>(x[u].w, next.w, static_cast<int>(phases >> (4 * u) & 15u), w.w);
-          acc.take(w, k + u, kp);
-        }
+        for (int u = 0; u < Unroll; ++u)
+          acc.take(window_from_neighbour<D>(x[u], static_cast<int>(phases >> (4 * u) & 15u)), k + u, kp);
         continue;
       }
     }
@@ -304,13 +310,7 @@ __device__ __forceinline__ void scan_columns_shuffled_on(const layout& l, const 
       phases |= static_cast<unsigned>(phase) << (4 * u);
     }
 #pragma unroll
-    for (int u = 0; u < Unroll; ++u) {
-      vec<D> next, w;  // the neighbour lane's vector (the last lane's is never used)
-#pragma unroll
-      for (int i = 0; i < 4; ++i) next.w[i] = __shfl_down_sync(0xffffffffu, x[u].w[i], 1);
-      funnel<static_cast<int>(sizeof(B))>(x[u].w, next.w, static_cast<int>(phases >> (4 * u) & 15u), w.w);
-      x[u] = w;
-    }
+    for (int u = 0; u < Unroll; ++u) x[u] = window_from_neighbour<D>(x[u], static_cast<int>(phases >> (4 * u) & 15u));
     if (outside != 0)  // rare: the tensor's first or last 16 bytes, read element by element
 #pragma unroll
       for (int u = 0; u < Unroll; ++u)
