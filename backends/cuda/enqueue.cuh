@@ -52,7 +52,7 @@ void columns(const launch_config& c, const layout& l, const device_outputs& out,
 template <dtype D, bool Plain, bool Short>
 void runs_block(const launch_config& c, const layout& l, const device_outputs& out, const workspace_ptrs& ws,
                 dim3 grid, dim3 block, cudaStream_t s) {
-  runs_block_kernel<D, Plain, Short><<<grid, block, 0, s>>>(l, out, ws, c.splits, c.chunk, c.run_lanes, c.run_slots);
+  runs_block_kernel<D, Plain, Short><<<grid, block, 0, s>>>(l, out, ws, c.splits, c.chunk, c.run_slots);
 }
 
 }  // namespace enqueue_detail
@@ -73,18 +73,18 @@ void enqueue(const launch_config& c, const layout& l, const device_outputs& out,
       break;
     case kernel_kind::runs_team:
       if (plain)
-        runs_team_kernel<D, true><<<grid, block, 0, stream>>>(l, out, c.team_log2, c.run_lanes);
+        runs_team_kernel<D, true><<<grid, block, 0, stream>>>(l, out, c.team_log2, c.run_stream, c.run_slots);
       else
-        runs_team_kernel<D, false><<<grid, block, 0, stream>>>(l, out, c.team_log2, c.run_lanes);
+        runs_team_kernel<D, false><<<grid, block, 0, stream>>>(l, out, c.team_log2, c.run_stream, c.run_slots);
       break;
     case kernel_kind::runs_unordered:
       if (plain)
-        runs_unordered_kernel<D, true><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_lanes, c.run_slots);
+        runs_unordered_kernel<D, true><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_stream, c.run_slots);
       else
-        runs_unordered_kernel<D, false><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_lanes, c.run_slots);
+        runs_unordered_kernel<D, false><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_stream, c.run_slots);
       break;
     case kernel_kind::runs_block:
-      if (c.run_lanes < c.threads) {  // short runs, a group of lanes each
+      if (c.run_stream) {  // short runs, one stream of slots
         if (plain)
           e::runs_block<D, true, true>(c, l, out, ws, grid, block, stream);
         else

@@ -29,20 +29,21 @@ __global__ void __launch_bounds__(tune::threads, tune::compiled_arch::window_min
 /// Slices of runs, a team of lanes each.
 template <dtype D, bool Plain>
 __global__ void __launch_bounds__(tune::threads, tune::compiled_arch::runs_team_min_resident)
-    runs_team_kernel(const layout l, const device_outputs out, const int team_log2, const int run_lanes) {
-  run_team_items<D, Plain>(l, out, team_log2, run_lanes);
+    runs_team_kernel(const layout l, const device_outputs out, const int team_log2, const bool stream,
+                     const std::int64_t slots_per_run) {
+  run_team_items<D, Plain>(l, out, team_log2, stream, slots_per_run);
 }
 
 /// Slices of runs, a block per (slice, split), ordered walks: long runs walked by the whole
-/// block, or short ones by groups of lanes (Short), each with its own register budget (a
-/// short run's edges are loaded for every run, four runs at a time).
+/// block, or short ones as one stream of slots (Short), each with its own register budget
+/// (every slot of a short run is located and masked on its own, four at a time).
 template <dtype D, bool Plain, bool Short>
 __global__ void __launch_bounds__(tune::threads, Short ? tune::compiled_arch::runs_short_min_resident
                                                        : tune::compiled_arch::runs_block_min_resident)
     runs_block_kernel(const layout l, const device_outputs out, const workspace_ptrs ws, const std::int64_t splits,
-                      const std::int64_t chunk, const int run_lanes, const std::int64_t slots_per_run) {
+                      const std::int64_t chunk, const std::int64_t slots_per_run) {
   __shared__ block_meeting<dtype_key_t<D>> meet;
-  run_block_items<D, Plain, Short, ordered_walk<D, Plain>>(l, out, ws, splits, chunk, run_lanes, slots_per_run, meet);
+  run_block_items<D, Plain, Short, ordered_walk<D, Plain>>(l, out, ws, splits, chunk, slots_per_run, meet);
 }
 
 /// The same for unordered walks, long and short runs in one kernel (choose_launch sends
@@ -50,13 +51,13 @@ __global__ void __launch_bounds__(tune::threads, Short ? tune::compiled_arch::ru
 template <dtype D, bool Plain>
 __global__ void __launch_bounds__(tune::threads)
     runs_unordered_kernel(const layout l, const device_outputs out, const workspace_ptrs ws, const std::int64_t splits,
-                          const std::int64_t chunk, const int run_lanes, const std::int64_t slots_per_run) {
+                          const std::int64_t chunk, const bool stream, const std::int64_t slots_per_run) {
   __shared__ block_meeting<dtype_key_t<D>> meet;
   using walk = unordered_walk<D, Plain>;
-  if (run_lanes == static_cast<int>(blockDim.x))
-    run_block_items<D, Plain, false, walk>(l, out, ws, splits, chunk, run_lanes, slots_per_run, meet);
+  if (stream)
+    run_block_items<D, Plain, true, walk>(l, out, ws, splits, chunk, slots_per_run, meet);
   else
-    run_block_items<D, Plain, true, walk>(l, out, ws, splits, chunk, run_lanes, slots_per_run, meet);
+    run_block_items<D, Plain, false, walk>(l, out, ws, splits, chunk, slots_per_run, meet);
 }
 
 /// Columns of neighbouring outputs, a block per (column tile, split of the rows): Packed

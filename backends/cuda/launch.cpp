@@ -96,14 +96,15 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   }
 
   // A team of lanes per slice, when the slices fill the GPU with teams or a warp covers
-  // one in a pass; a team takes short runs a group of lanes each.
+  // one in a pass; a team walks short runs as one stream of slots.
   const int team_log2 = std::min(5, log2_ceil(ceil_div(slice_slots, T::team_slots_per_lane)));
   const bool teams_fill = l.outputs * (std::int64_t(1) << team_log2) >= resident_threads;
   const bool warp_covers = slice_slots <= 32 * T::team_slots_per_lane;
   if (l.ordered && l.reduce <= int32_max && (teams_fill || warp_covers)) {
     c.kernel = kernel_kind::runs_team;
     c.team_log2 = team_log2;
-    c.run_lanes = static_cast<int>(std::min<std::int64_t>(std::int64_t(1) << team_log2, pow2_ceil(run_slots)));
+    c.run_stream = run_slots <= T::stream_max_slots_per_lane << team_log2;
+    c.run_slots = run_slots;
     const std::int64_t teams_per_block = c.threads >> team_log2;
     const std::int64_t waves = static_cast<std::int64_t>(d.multiprocessors) * r.runs_team * T::runs_team_waves;
     c.blocks = std::max<std::int64_t>(1, std::min(ceil_div(l.outputs, teams_per_block), waves));
@@ -115,7 +116,7 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   // resident blocks, each with one equal share (a second, partial wave would leave most
   // of the GPU idle while it runs).
   c.kernel = l.ordered ? kernel_kind::runs_block : kernel_kind::runs_unordered;
-  c.run_lanes = static_cast<int>(std::min<std::int64_t>(c.threads, pow2_ceil(run_slots)));
+  c.run_stream = run_slots <= T::stream_max_slots_per_lane * c.threads;
   const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * r.runs_block;
   const std::int64_t slice_bytes = l.reduce * elem;
   std::int64_t splits = wave_splits<T>(target, l.outputs, slice_bytes);
@@ -123,7 +124,7 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   // A piece of a slice of long runs is a range of its slots, run after run; of short runs,
   // a range of whole runs.
   c.run_slots = run_slots;
-  const std::int64_t units = c.run_lanes == c.threads ? runs * run_slots : runs;
+  const std::int64_t units = c.run_stream ? runs : runs * run_slots;
   split_slices(c, l, units, std::min(splits, units));
   return c;
 }
@@ -280,10 +281,10 @@ std::string describe(const launch_config& c) {
       s += " lanes=" + std::to_string(1 << c.team_log2) + " slots=" + std::to_string(c.window_slots);
       break;
     case kernel_kind::runs_team:
-      s += " lanes=" + std::to_string(1 << c.team_log2) + " run_lanes=" + std::to_string(c.run_lanes);
+      s += " lanes=" + std::to_string(1 << c.team_log2) + (c.run_stream ? " stream" : "");
       break;
     case kernel_kind::runs_block:
-    case kernel_kind::runs_unordered: s += " run_lanes=" + std::to_string(c.run_lanes); break;
+    case kernel_kind::runs_unordered: s += c.run_stream ? " stream" : ""; break;
     case kernel_kind::columns:
       s += std::string(" ") + to_string(c.read) + (c.packed ? " packed" : "") +
            " lanes=" + std::to_string(1 << c.column_lanes_log2) + " row_warps=" + std::to_string(1 << c.row_warps_log2);

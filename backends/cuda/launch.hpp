@@ -62,8 +62,8 @@ struct launch_config {
   int team_log2 = 5;        ///< windows, runs_team, elements_team: lanes per slice
   int column_lanes_log2 = 0;  ///< columns: lanes of a warp along the columns (the others along the rows)
   int row_warps_log2 = 0;   ///< columns: warps of a block along the rows (the others along the columns)
-  int run_lanes = 0;        ///< runs: lanes per run (the team takes team / run_lanes runs at a time)
-  std::int64_t run_slots = 0;  ///< runs_block: slots a run may touch (long runs: pieces are ranges of them)
+  bool run_stream = false;  ///< runs: short runs, walked as one stream of slots (else run after run, the team each)
+  std::int64_t run_slots = 0;  ///< runs: slots a run may touch (the stream's slots a run; long runs: pieces are ranges of them)
   int window_slots = 0;     ///< windows: slots a lane holds (2, 4 or 8)
   std::int64_t splits = 1;  ///< block kinds and columns: pieces each slice (tile) is cut into
   std::int64_t chunk = 0;   ///< per piece: slots (long runs) or runs (short ones), rows, or positions

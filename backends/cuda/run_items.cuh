@@ -92,7 +92,7 @@ __device__ __forceinline__ void window_items(const layout& l, const device_outpu
 
 template <dtype D, bool Plain>
 __device__ __forceinline__ void run_team_items(const layout& l, const device_outputs& out, int team_log2,
-                                               int run_lanes) {
+                                               bool stream, std::int64_t slots_per_run) {
   using B = dtype_bits_t<D>;
   using K = dtype_key_t<D>;
   const team_grid g = team_grid::of(team_log2);
@@ -107,7 +107,7 @@ __device__ __forceinline__ void run_team_items(const layout& l, const device_out
     if (o < l.outputs) {
       slice = base + l.slice_offset(o);
       slot_best<K> best{0, nullptr, 0, l.ties_last};
-      scan_runs<D, Plain>(l, w, slice, 0, w.runs, team_lane, team, run_lanes, l.keys, best);
+      scan_runs<D, Plain>(l, w, slice, 0, w.runs, team_lane, team, stream, slots_per_run, l.keys, best);
       c = locate_best<D, Plain>(l, w, slice, best, l.keys);
     }
     device::warp_reduce_groups(c.key, c.pos, team, l.ties_last);
@@ -152,10 +152,10 @@ struct unordered_walk {
 
 /// With one split the block stores the answer; with several, each block leaves a partial
 /// and the last of a slice's blocks to finish combines them. Long runs are walked by the
-/// whole block one after another, short ones by groups of lanes (Short).
+/// whole block one after another, short ones as one stream of slots (Short).
 template <dtype D, bool Plain, bool Short, class Walk>
 __device__ __forceinline__ void run_block_items(const layout& l, const device_outputs& out, const workspace_ptrs& ws,
-                                                std::int64_t splits, std::int64_t chunk, int run_lanes,
+                                                std::int64_t splits, std::int64_t chunk,
                                                 std::int64_t slots_per_run, block_meeting<dtype_key_t<D>>& meet) {
   using B = dtype_bits_t<D>;
   using K = dtype_key_t<D>;
@@ -177,8 +177,8 @@ __device__ __forceinline__ void run_block_items(const layout& l, const device_ou
       }
     } else {
       const std::int64_t q1 = (s + 1) * chunk < w.runs ? (s + 1) * chunk : w.runs;
-      scan_short_runs<D, arch::short_run_unroll, Plain>(l, w, slice, s * chunk, q1, threadIdx.x, blockDim.x, run_lanes,
-                                                        l.keys, best);
+      scan_short_runs<D, arch::short_run_unroll, Plain>(l, w, slice, s * chunk, q1, threadIdx.x, blockDim.x,
+                                                        slots_per_run, l.keys, best);
     }
     candidate<K> c = Walk::finish(l, w, slice, best);
     c = device::block_argmax<K, std::int64_t>(meet.fold).reduce(c, ties_last);

@@ -221,28 +221,38 @@ __device__ __forceinline__ void scan_run(const run_slots<D>& s, std::int64_t q, 
   }
 }
 
-/// Folds runs [q0, q1) of a slice whose runs are short (at most `lanes` slots each): the
-/// team works as team / lanes groups of `lanes` threads, a group per run, each thread one
-/// slot; Unroll runs of a group are loaded before any is folded.
+/// Folds runs [q0, q1) of a slice whose runs are short (at most `per_run` slots each, a
+/// few per lane of the team at most) as one stream: the runs' slots laid end to end, per_run a
+/// run, lane `team_lane` takes stream slots team_lane, team_lane + team, ... So every lane
+/// loads whatever the run length (a group of lanes a run left the lanes past a run's last
+/// slot idle: runs of 17 slots kept 15 of 32 lanes waiting), and each lane still visits
+/// positions in order. Unroll slots of a lane are loaded before any is folded; a slot past
+/// its run's last (unaligned runs touch per_run or per_run - 1) is skipped.
 template <dtype D, int Unroll, bool Plain, class Best>
 __device__ __forceinline__ void scan_short_runs(const layout& l, const run_walk& w, const dtype_bits_t<D>* slice,
-                                                std::int64_t q0, std::int64_t q1, int team_lane, int team, int lanes,
-                                                key_params kp, Best& best) {
-  const int groups = team / lanes, g = team_lane / lanes, v = team_lane - g * lanes;
-  for (std::int64_t q = q0 + g; q < q1; q += static_cast<std::int64_t>(Unroll) * groups) {
+                                                std::int64_t q0, std::int64_t q1, int team_lane, int team,
+                                                std::int64_t per_run, key_params kp, Best& best) {
+  // The lane's place in the stream, run q and slot v of it; a step of `team` slots moves
+  // it dq runs and dv slots on (a carry when v passes the run's end).
+  const int per = static_cast<int>(per_run), dv = team % per;
+  const std::int64_t dq = team / per;
+  std::int64_t q = q0 + team_lane / per;
+  int v = team_lane % per;
+  while (q < q1) {
     vec<D> x[Unroll];
     run_slots<D> rs[Unroll];
     const dtype_bits_t<D>* a[Unroll];
+    std::int64_t qu[Unroll];
     int lo[Unroll], hi[Unroll];
     unsigned outside = 0;  // slots that reach past the tensor's ends: read again below
 #pragma unroll
     for (int u = 0; u < Unroll; ++u) {
-      const std::int64_t qu = q + static_cast<std::int64_t>(u) * groups;
+      qu[u] = q;
       lo[u] = hi[u] = 0;
       a[u] = nullptr;
       bool ok = false;
-      if (qu < q1) {
-        rs[u] = run_slots<D>::at(slice, l, w, qu);
+      if (q < q1) {
+        rs[u] = run_slots<D>::at(slice, l, w, q);
         ok = v < rs[u].count;
         a[u] = rs[u].slot(ok ? v : 0);
         rs[u].bytes_of(a[u], lo[u], hi[u]);
@@ -251,6 +261,12 @@ __device__ __forceinline__ void scan_short_runs(const layout& l, const run_walk&
       x[u] = load_vec_if<D>(a[u], ok && in);
       outside |= static_cast<unsigned>(ok && !in) << u;
       if (!ok) a[u] = nullptr;
+      v += dv;
+      q += dq;
+      if (v >= per) {
+        v -= per;
+        ++q;
+      }
     }
     if (outside != 0)
 #pragma unroll
@@ -259,20 +275,19 @@ __device__ __forceinline__ void scan_short_runs(const layout& l, const run_walk&
 #pragma unroll
     for (int u = 0; u < Unroll; ++u)
       if (a[u] != nullptr)
-        best.offer(masked_max_key<D, Plain>(x[u], lo[u], hi[u], kp), x[u], a[u], q + static_cast<std::int64_t>(u) * groups,
-                   rs[u], lo[u], hi[u]);
+        best.offer(masked_max_key<D, Plain>(x[u], lo[u], hi[u], kp), x[u], a[u], qu[u], rs[u], lo[u], hi[u]);
   }
 }
 
 /// Folds the whole slice (or runs [q0, q1) of it) as lane `team_lane` of a team: short runs
-/// a group of lanes each, long ones the whole team each.
+/// as one stream of slots (`stream`), long ones the whole team each.
 template <dtype D, bool Plain, class Best>
 __device__ __forceinline__ void scan_runs(const layout& l, const run_walk& w, const dtype_bits_t<D>* slice,
-                                          std::int64_t q0, std::int64_t q1, int team_lane, int team, int lanes,
-                                          key_params kp, Best& best) {
+                                          std::int64_t q0, std::int64_t q1, int team_lane, int team, bool stream,
+                                          std::int64_t per_run, key_params kp, Best& best) {
   using arch = tune::compiled_arch;
-  if (lanes < team) {
-    scan_short_runs<D, arch::short_run_unroll, Plain>(l, w, slice, q0, q1, team_lane, team, lanes, kp, best);
+  if (stream) {
+    scan_short_runs<D, arch::short_run_unroll, Plain>(l, w, slice, q0, q1, team_lane, team, per_run, kp, best);
   } else {
     for (std::int64_t q = q0; q < q1; ++q)
       scan_run<D, arch::run_unroll, Plain>(run_slots<D>::at(slice, l, w, q), q, 0, std::int64_t(1) << 62, team_lane, team,

@@ -46,9 +46,15 @@ struct sm90 {
   /// 4096 x 32768, 64 x 4M): 4 loads at 3 blocks/SM beat 2 at 4 and 8 at 2; 6-8 blocks/SM
   /// spill.
   static constexpr int run_unroll = 4;
-  /// Short runs (a group of lanes a run): runs of a group loaded before any is folded. The
-  /// same depth as run_unroll; not swept on its own.
+  /// Short runs (one stream of slots): slots of a lane loaded before any is folded. The
+  /// same depth as run_unroll; 8 spilled (ptxas, float32 and uint8: the team kernel 112-124
+  /// bytes, the unordered one 151 registers, one block a multiprocessor).
   static constexpr int short_run_unroll = 4;
+  /// Runs of at most this many slots per lane of their team (or block) are walked as one
+  /// stream of slots, every lane loading short_run_unroll of them at a time, whichever run
+  /// they belong to; longer runs one after another, the whole team each (double-buffered
+  /// run_unroll loads a lane, which a run of 2 slots a lane cannot fill).
+  static constexpr std::int64_t stream_max_slots_per_lane = 2;
   /// Blocks of the team-per-slice run kernel a multiprocessor keeps: its teams wait on one
   /// slice each, so residency is what keeps loads in flight. No sweep of its own recorded.
   static constexpr int runs_team_min_resident = 2;

@@ -108,7 +108,7 @@ bool is_large(const shape_case& c) {
 const std::vector<std::string>& kernel_paths() {
   static const std::vector<std::string> all = {
       "tiny_rows", "windows lanes=1 slots=2", "windows lanes=2-16 slots=4", "windows lanes=2-16 slots=8", "windows lanes=32 slots=8",
-      "runs_team lanes=2-16", "runs_team lanes=32", "runs_team lanes=32 short", "runs_block", "runs_block split",
+      "runs_team lanes=2-16 short", "runs_team lanes=32", "runs_team lanes=32 short", "runs_block", "runs_block split",
       "runs_block short split", "columns aligned", "columns shifted", "columns shifted packed",
       "columns shifted packed atomic", "columns shifted atomic", "columns aligned partials", "columns shifted partials",
       "runs_unordered split", "runs_unordered short split", "elements_team", "elements_block split"};

@@ -44,11 +44,11 @@ std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
     case kernel_kind::tiny_rows: path = "tiny_rows"; break;
     case kernel_kind::windows: path = "windows" + lanes(c.team_log2) + " slots=" + std::to_string(c.window_slots); break;
     case kernel_kind::runs_team:
-      path = "runs_team" + lanes(c.team_log2) + (c.run_lanes < (1 << c.team_log2) ? " short" : "");
+      path = "runs_team" + lanes(c.team_log2) + (c.run_stream ? " short" : "");
       break;
-    case kernel_kind::runs_block: path = std::string("runs_block") + (c.run_lanes < c.threads ? " short" : ""); break;
+    case kernel_kind::runs_block: path = std::string("runs_block") + (c.run_stream ? " short" : ""); break;
     case kernel_kind::runs_unordered:
-      path = std::string("runs_unordered") + (c.run_lanes < c.threads ? " short" : "");
+      path = std::string("runs_unordered") + (c.run_stream ? " short" : "");
       break;
     case kernel_kind::columns:
       path = std::string("columns ") + to_string(c.read) + (c.packed ? " packed" : "");

@@ -24,7 +24,8 @@ int loads_per_thread(const launch_config& c, argx::dtype t) {
     case kernel_kind::windows: return hopper_tuning::window_loads;
     case kernel_kind::runs_team:
     case kernel_kind::runs_block:
-    case kernel_kind::runs_unordered: return 2 * hopper_tuning::run_unroll;  // double-buffered
+    case kernel_kind::runs_unordered:  // a stream of short runs' slots, or long runs double-buffered
+      return c.run_stream ? hopper_tuning::short_run_unroll : 2 * hopper_tuning::run_unroll;
     case kernel_kind::columns: return hopper_tuning::column_unroll;
     case kernel_kind::elements_team:
     case kernel_kind::elements_block: return 0;  // element by element: not sized by this rule
