@@ -34,6 +34,17 @@ struct odometer {
 
   __device__ void start(const axis_list& a, std::int64_t t) {
     off = 0;
+    if (a.small) {
+      std::uint32_t j = static_cast<std::uint32_t>(t);
+      ARGX_AXIS_LOOP
+      for (int d = a.n - 1; d >= 0; --d) {
+        const std::uint32_t q = a.at[d].by_extent.div(j);
+        idx[d] = j - q * static_cast<std::uint32_t>(a.at[d].extent);
+        off += idx[d] * a.at[d].stride;
+        j = q;
+      }
+      return;
+    }
     ARGX_AXIS_LOOP
     for (int d = a.n - 1; d >= 0; --d) {
       idx[d] = t % a.at[d].extent;

@@ -157,6 +157,7 @@ layout make_layout(const plan& p) {
       const std::int64_t reach = (list->at[d].extent - 1) * list->at[d].stride;
       (reach < 0 ? lo : hi) += reach;
     }
+  for (axis_list* list : {&l.red, &l.kept, &l.reps}) list->prepare_division();
   l.span_begin = reinterpret_cast<std::uintptr_t>(l.data) + static_cast<std::uintptr_t>(lo * elem);
   l.span_end = reinterpret_cast<std::uintptr_t>(l.data) + static_cast<std::uintptr_t>((hi + 1) * elem);
   return l;

@@ -32,16 +32,52 @@
 
 namespace argx::detail::gpu {
 
+/// Division by a fixed divisor below 2^31 of dividends below 2^31, as a multiply-high, an
+/// add and a shift (Granlund and Montgomery's method): a 64-bit division is a call of
+/// some 70 instructions on the GPU, and the walks divide by axis extents for every slice,
+/// row or run whose offset they compute.
+struct divisor32 {
+  std::uint32_t magic = 0, shift = 0;
+
+  /// d in [1, 2^31): shift = ceil(log2 d), magic = floor(2^32 (2^shift - d) / d) + 1.
+  static divisor32 of(std::int64_t d) {
+    divisor32 v;
+    while ((std::int64_t(1) << v.shift) < d) ++v.shift;
+    v.magic = static_cast<std::uint32_t>(((std::uint64_t(1) << 32) * ((std::uint64_t(1) << v.shift) - d)) / d + 1);
+    return v;
+  }
+  /// n / d for n in [0, 2^31) (t <= n, so t + n does not wrap).
+  ARGX_HOST_DEVICE std::uint32_t div(std::uint32_t n) const {
+#if defined(__CUDA_ARCH__)
+    const std::uint32_t t = __umulhi(n, magic);
+#else
+    const std::uint32_t t = static_cast<std::uint32_t>((std::uint64_t(n) * magic) >> 32);
+#endif
+    return (t + n) >> shift;
+  }
+};
+
 /// One axis of a walk: `extent` steps of `stride` elements in the input; one step adds
 /// `weight` to the reported position (reduced axes) or to the output index (kept axes).
 struct axis {
   std::int64_t extent = 1, stride = 0, weight = 0;
+  divisor32 by_extent{};  ///< division by extent (axis_list::prepare_division; used when the list is small)
 };
 
 /// Axes, outermost first: index i of a walk is row-major over the extents.
 struct axis_list {
   int n = 0;
+  /// Fewer than 2^31 indices (prepare_division): every index, and so every quotient of
+  /// the walks below, fits 31 bits and divides by the axes' divisor32.
+  bool small = false;
   axis at[max_rank];
+
+  /// Sets `small` and each axis' divisor; call once the axes are final (make_layout does).
+  /// A list that was not prepared divides in 64 bits.
+  void prepare_division() {
+    small = count() < (std::int64_t(1) << 31);
+    for (int d = 0; d < n; ++d) at[d].by_extent = small ? divisor32::of(at[d].extent) : divisor32{};
+  }
 
   ARGX_HOST_DEVICE std::int64_t count() const {
     std::int64_t c = 1;
@@ -52,6 +88,18 @@ struct axis_list {
   /// Input offset and weighted sum of the row-major index i.
   ARGX_HOST_DEVICE void locate(std::int64_t i, std::int64_t& offset, std::int64_t& weighted) const {
     offset = weighted = 0;
+    if (small) {
+      std::uint32_t j = static_cast<std::uint32_t>(i);
+      ARGX_AXIS_LOOP
+      for (int d = n - 1; d >= 0; --d) {
+        const std::uint32_t q = at[d].by_extent.div(j);
+        const std::int64_t k = j - q * static_cast<std::uint32_t>(at[d].extent);
+        offset += k * at[d].stride;
+        weighted += k * at[d].weight;
+        j = q;
+      }
+      return;
+    }
     ARGX_AXIS_LOOP
     for (int d = n - 1; d >= 0; --d) {
       const std::int64_t e = at[d].extent, q = i / e, k = i - q * e;
@@ -76,6 +124,16 @@ struct axis_list {
     if (n <= 1) return 0;
     if (n == 2) return i * at[0].stride;
     std::int64_t off = 0;
+    if (small) {
+      std::uint32_t j = static_cast<std::uint32_t>(i);
+      ARGX_AXIS_LOOP
+      for (int d = n - 2; d >= 0; --d) {
+        const std::uint32_t q = at[d].by_extent.div(j);
+        off += static_cast<std::int64_t>(j - q * static_cast<std::uint32_t>(at[d].extent)) * at[d].stride;
+        j = q;
+      }
+      return off;
+    }
     ARGX_AXIS_LOOP
     for (int d = n - 2; d >= 0; --d) {
       const std::int64_t e = at[d].extent, k = i % e;

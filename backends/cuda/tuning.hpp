@@ -47,8 +47,11 @@ struct sm90 {
   /// spill.
   static constexpr int run_unroll = 4;
   /// Short runs (one stream of slots): slots of a lane loaded before any is folded. The
-  /// same depth as run_unroll; 8 spilled (ptxas, float32 and uint8: the team kernel 112-124
-  /// bytes, the unordered one 151 registers, one block a multiprocessor).
+  /// same depth as run_unroll. 8 spilled in the team kernel (ptxas, float32 and uint8:
+  /// 112-124 bytes) and took the unordered one to 151 registers (one block a
+  /// multiprocessor); 8 in the block kernel alone (124-128 registers) measured no faster
+  /// (NOTES v6.6: H200 sweep, its 17 cases of >= 16 MiB: median time 0.99x, 0.91-1.38x;
+  /// ncu: these walks issue instructions, not wait on memory).
   static constexpr int short_run_unroll = 4;
   /// Runs of at most this many slots per lane of their team (or block) are walked as one
   /// stream of slots, every lane loading short_run_unroll of them at a time, whichever run

@@ -67,6 +67,9 @@ void check_layout(const argx::detail::plan& p, const std::string& what) {
       // rule flipped); a repeated element reports the copy its tie rule picks.
       if (t > 0 && l.ordered) CHECK((flipped ? pos < previous : pos > previous));
       CHECK(l.offset_of_position(pos) == l.red.offset_of(t));
+      // Where run t / e starts (e the last axis' extent), as the run kernels compute it.
+      const std::int64_t e = l.red.at[l.red.n - 1].extent;
+      if (t % e == 0) CHECK(l.red.outer_offset_of(t / e) == l.red.offset_of(t));
       previous = pos;
       const auto& copies = positions_of_offset[off];
       CHECK(pos == (p.ties_last ? copies.back() : copies.front()));
@@ -147,5 +150,26 @@ TEST_CASE("layout: the rewrites it promises") {
     CHECK(l.vec == vector_axis::column);
     CHECK(!l.identity_outputs);
     check_layout(p, "reversed columns");
+  }
+}
+
+TEST_CASE("layout: 32-bit division by an extent is exact for every dividend below 2^31") {
+  using argx::detail::gpu::divisor32;
+  rng r(31);
+  std::vector<std::int64_t> ds = {1, 2, 3, 5, 7, 641, 1 << 16, (1 << 16) + 1, (1 << 30) - 1, 1 << 30, (1 << 30) + 1,
+                                  0x7ffffffe, 0x7fffffff};
+  for (int i = 0; i < 2000; ++i) ds.push_back(1 + static_cast<std::int64_t>(r.next() % 0x7fffffff));
+  for (int i = 0; i < 200; ++i) ds.push_back(1 + static_cast<std::int64_t>(r.next() % 5000));
+  for (std::int64_t d : ds) {
+    const divisor32 v = divisor32::of(d);
+    std::vector<std::uint32_t> ns = {0, 1, static_cast<std::uint32_t>(d - 1), static_cast<std::uint32_t>(d), 0x7fffffff,
+                                     0x7ffffffe};
+    if (d < 0x7fffffff) ns.push_back(static_cast<std::uint32_t>(d + 1));
+    for (std::int64_t m = d; m < 0x7fffffff && ns.size() < 40; m *= 3) ns.push_back(static_cast<std::uint32_t>(m - 1));
+    for (int i = 0; i < 50; ++i) ns.push_back(static_cast<std::uint32_t>(r.next() % 0x80000000u));
+    for (std::uint32_t n : ns) {
+      INFO("n=", n, " d=", d);
+      REQUIRE(v.div(n) == n / d);
+    }
   }
 }
