@@ -320,11 +320,46 @@ __device__ __forceinline__ dtype_key_t<D> masked_max_key(vec<D> x, int lo, int h
   }
 }
 
+/// 1- and 2-byte integers and bool: with abs off, order_key is the bits xor order_key(0)
+/// (for bool: zero or not), so the elements holding a key are found by packed compares.
+template <dtype D>
+inline constexpr bool packed_find = sizeof(dtype_bits_t<D>) <= 2 && !dtype_traits<D>::is_float;
+
+/// Bit j set where element j of x has key `key` (packed_find types, abs off): a packed
+/// compare a 32-bit word, its per-element results gathered by a multiply.
+template <dtype D>
+__device__ __forceinline__ unsigned key_matches(const vec<D>& x, dtype_key_t<D> key, key_params kp) {
+  constexpr int size = sizeof(dtype_bits_t<D>);
+  const std::uint32_t t = static_cast<std::uint32_t>(key ^ order_key<D>(0, kp));  // the bits holding `key`
+  unsigned mask = 0;
+#pragma unroll
+  for (int w = 0; w < 4; ++w) {
+    if constexpr (size == 1) {
+      std::uint32_t m;
+      if constexpr (D == dtype::boolean)
+        m = t != 0 ? __vcmpne4(x.w[w], 0u) : __vcmpeq4(x.w[w], 0u);
+      else
+        m = __vcmpeq4(x.w[w], t * 0x01010101u);
+      mask |= (((m & 0x01010101u) * 0x01020408u) >> 24) << (4 * w);  // byte k's bit -> bit k
+    } else {
+      const std::uint32_t m = __vcmpeq2(x.w[w], t * 0x10001u) & 0x00010001u;
+      mask |= ((m | m >> 15) & 3u) << (2 * w);
+    }
+  }
+  return mask;
+}
+
 /// The element among [lo, hi) (element indices) of x whose key is `key`: the first, or the
-/// last with `last`. The key must occur there.
+/// last with `last`; -1 when none holds it.
 template <dtype D>
 __device__ __forceinline__ int vec_find_key_in(const vec<D>& x, dtype_key_t<D> key, key_params kp, int lo, int hi,
                                                 bool last) {
+  if constexpr (packed_find<D>) {
+    if (!kp.abs) {
+      const unsigned m = key_matches<D>(x, key, kp) & ((1u << hi) - 1u) & ~((1u << lo) - 1u);
+      return last ? 31 - __clz(m) : __ffs(m) - 1;  // -1 when none
+    }
+  }
   int found = -1;
 #pragma unroll
   for (int j = 0; j < vec_elems<D>; ++j)

@@ -378,6 +378,19 @@ struct window_row {
     key = team_key;
     pos = ties_last ? -1 : 0x7fffffff;
     if (!mine) return;
+    if constexpr (packed_find<D>) {  // each slot searched by packed compares: no slot's best recomputed
+      int hit = -1, j = -1;
+#pragma unroll
+      for (int u = 0; u < W; ++u) {
+        const int s = u * team + team_lane;
+        const int ju = s < slots ? vec_find_key_in<D>(x[u], team_key, loop_keys<Plain>(kp), bytes_lo(s) / elem,
+                                                     bytes_hi(s) / elem, ties_last)
+                                 : -1;
+        if (ju >= 0 && (ties_last || hit < 0)) hit = u, j = ju;
+      }
+      pos = (hit * team + team_lane) * V + j - static_cast<int>(low & 15u) / elem;
+      return;
+    }
     int hit = -1;
 #pragma unroll
     for (int u = 0; u < W; ++u) {
