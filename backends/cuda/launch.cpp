@@ -66,10 +66,11 @@ template <class T>
 launch_config choose_runs(const layout& l, const residency& r, const device_limits& d) {
   const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
   const std::int64_t len = l.run_axis().extent, runs = l.reduce / len, run_bytes = len * elem;
-  // Slots (aligned vectors) a run can touch: exact when every run starts on a boundary.
+  // Slots (aligned vectors) a run can touch: exact when every run starts on a boundary,
+  // else as many as a run starting at the last element of a vector touches.
   const bool whole = aligned16(l.data) && l.run_dir > 0 && run_bytes % 16 == 0 &&
                      strides_aligned(l.red, elem, l.red.n - 1) && strides_aligned(l.kept, elem, -1);
-  const std::int64_t run_slots = whole ? run_bytes / 16 : (run_bytes + 30) / 16;
+  const std::int64_t run_slots = whole ? run_bytes / 16 : (run_bytes + 31 - elem) / 16;
   const std::int64_t slice_slots = runs * run_slots;
   const std::int64_t resident_threads = static_cast<std::int64_t>(d.multiprocessors) * d.max_threads_per_multiprocessor;
   launch_config c;

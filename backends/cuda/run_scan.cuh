@@ -227,7 +227,7 @@ __device__ __forceinline__ void scan_run(const run_slots<D>& s, std::int64_t q, 
 /// loads whatever the run length (a group of lanes a run left the lanes past a run's last
 /// slot idle: runs of 17 slots kept 15 of 32 lanes waiting), and each lane still visits
 /// positions in order. Unroll slots of a lane are loaded before any is folded; a slot past
-/// its run's last (unaligned runs touch per_run or per_run - 1) is skipped.
+/// its run's last (a run touches per_run slots at most) is skipped.
 template <dtype D, int Unroll, bool Plain, class Best>
 __device__ __forceinline__ void scan_short_runs(const layout& l, const run_walk& w, const dtype_bits_t<D>* slice,
                                                 std::int64_t q0, std::int64_t q1, int team_lane, int team,

@@ -66,9 +66,11 @@ struct sm90 {
   /// spilled inside its load loop; 2 blocks (128 registers) of double-buffered 4-load
   /// batches are 64 KiB in flight.
   static constexpr int runs_block_min_resident = 2;
-  /// The same for slices of short runs (each run's edge slots, four runs at a time, need
-  /// more registers): at 3 blocks they spilled (SASS; no timing recorded).
-  static constexpr int runs_short_min_resident = 2;
+  /// The same for slices of short runs, walked as one stream of slots (NOTES v6.6): 3 blocks
+  /// (85 registers; uint8 spills 16 bytes) against 2, with the tighter slot bound of short
+  /// runs: float16 dims {0,2} of 1025 x 1648 x 33 0.76x the time, the 17 stream block cases
+  /// of >= 16 MiB 0.81-1.00x but one 1.14x (float64 dims {0,2} of 256 x 128 x 511).
+  static constexpr int runs_short_min_resident = 3;
   /// Window kernel (short slices held in registers): blocks a multiprocessor keeps and
   /// loads a lane has in flight before it folds any (window_loads / W rows of W slots a
   /// team). NOTES v5 (register rows: 80 registers, 3 blocks of 256) and v6.1 (the same
