@@ -44,9 +44,9 @@ __device__ __forceinline__ std::int64_t row_offset(const layout& l, std::int64_t
   if (l.red.n == 1) return t * l.red.at[0].stride;
   if (l.red.n == 2) {
     if (l.red.small) {
-      const std::uint32_t j = static_cast<std::uint32_t>(t), a = l.red.at[1].by_extent.div(j);
-      return a * l.red.at[0].stride + static_cast<std::int64_t>(j - a * static_cast<std::uint32_t>(l.red.at[1].extent)) *
-                                          l.red.at[1].stride;
+      std::uint32_t j = static_cast<std::uint32_t>(t);
+      const std::int64_t k = l.red.at[1].take_index(j);
+      return j * l.red.at[0].stride + k * l.red.at[1].stride;
     }
     const std::int64_t e = l.red.at[1].extent, a = t / e;
     return a * l.red.at[0].stride + (t - a * e) * l.red.at[1].stride;

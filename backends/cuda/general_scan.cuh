@@ -38,10 +38,8 @@ struct odometer {
       std::uint32_t j = static_cast<std::uint32_t>(t);
       ARGX_AXIS_LOOP
       for (int d = a.n - 1; d >= 0; --d) {
-        const std::uint32_t q = a.at[d].by_extent.div(j);
-        idx[d] = j - q * static_cast<std::uint32_t>(a.at[d].extent);
+        idx[d] = a.at[d].take_index(j);
         off += idx[d] * a.at[d].stride;
-        j = q;
       }
       return;
     }

@@ -75,6 +75,7 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   const std::int64_t resident_threads = static_cast<std::int64_t>(d.multiprocessors) * d.max_threads_per_multiprocessor;
   launch_config c;
   c.threads = tune::threads;
+  c.run_slots = run_slots;  // the run kernels' (a stream's slots a run; long runs' pieces)
 
   // One run of a few elements per slice: a thread each.
   if (l.ordered && runs == 1 && len <= T::tiny_row_max) {
@@ -105,7 +106,6 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
     c.kernel = kernel_kind::runs_team;
     c.team_log2 = team_log2;
     c.run_stream = run_slots <= T::stream_max_slots_per_lane << team_log2;
-    c.run_slots = run_slots;
     const std::int64_t teams_per_block = c.threads >> team_log2;
     const std::int64_t waves = static_cast<std::int64_t>(d.multiprocessors) * r.runs_team * T::runs_team_waves;
     c.blocks = std::max<std::int64_t>(1, std::min(ceil_div(l.outputs, teams_per_block), waves));
@@ -124,7 +124,6 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   if (slice_bytes <= T::max_unsplit_bytes) splits = 1;
   // A piece of a slice of long runs is a range of its slots, run after run; of short runs,
   // a range of whole runs.
-  c.run_slots = run_slots;
   const std::int64_t units = c.run_stream ? runs : runs * run_slots;
   split_slices(c, l, units, std::min(splits, units));
   return c;

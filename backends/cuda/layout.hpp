@@ -62,6 +62,14 @@ struct divisor32 {
 struct axis {
   std::int64_t extent = 1, stride = 0, weight = 0;
   divisor32 by_extent{};  ///< division by extent (axis_list::prepare_division; used when the list is small)
+
+  /// One step of taking a 31-bit row-major index apart from the innermost axis out: this
+  /// axis' index in j, which becomes the index over the axes outside it.
+  ARGX_HOST_DEVICE std::uint32_t take_index(std::uint32_t& j) const {
+    const std::uint32_t q = by_extent.div(j), k = j - q * static_cast<std::uint32_t>(extent);
+    j = q;
+    return k;
+  }
 };
 
 /// Axes, outermost first: index i of a walk is row-major over the extents.
@@ -92,11 +100,9 @@ struct axis_list {
       std::uint32_t j = static_cast<std::uint32_t>(i);
       ARGX_AXIS_LOOP
       for (int d = n - 1; d >= 0; --d) {
-        const std::uint32_t q = at[d].by_extent.div(j);
-        const std::int64_t k = j - q * static_cast<std::uint32_t>(at[d].extent);
+        const std::int64_t k = at[d].take_index(j);
         offset += k * at[d].stride;
         weighted += k * at[d].weight;
-        j = q;
       }
       return;
     }
@@ -127,11 +133,7 @@ struct axis_list {
     if (small) {
       std::uint32_t j = static_cast<std::uint32_t>(i);
       ARGX_AXIS_LOOP
-      for (int d = n - 2; d >= 0; --d) {
-        const std::uint32_t q = at[d].by_extent.div(j);
-        off += static_cast<std::int64_t>(j - q * static_cast<std::uint32_t>(at[d].extent)) * at[d].stride;
-        j = q;
-      }
+      for (int d = n - 2; d >= 0; --d) off += static_cast<std::int64_t>(at[d].take_index(j)) * at[d].stride;
       return off;
     }
     ARGX_AXIS_LOOP

@@ -378,8 +378,8 @@ struct window_row {
     key = team_key;
     pos = ties_last ? -1 : 0x7fffffff;
     if (!mine) return;
+    int hit = -1, j = -1;  // the slot (of this lane's) and the element in it
     if constexpr (packed_find<D>) {  // each slot searched by packed compares: no slot's best recomputed
-      int hit = -1, j = -1;
 #pragma unroll
       for (int u = 0; u < W; ++u) {
         const int s = u * team + team_lane;
@@ -388,27 +388,25 @@ struct window_row {
                                  : -1;
         if (ju >= 0 && (ties_last || hit < 0)) hit = u, j = ju;
       }
-      pos = (hit * team + team_lane) * V + j - static_cast<int>(low & 15u) / elem;
-      return;
+    } else {
+#pragma unroll
+      for (int u = 0; u < W; ++u) {
+        bool holds;
+        if constexpr (Plain)
+          holds = value_ops<D>::same_key(value_ops<D>::best(x[u], value_ops<D>::flip(kp.argmin)), best);
+        else
+          holds = slot_key[u] == team_key;
+        if (u * team + team_lane < slots && holds && (ties_last || hit < 0)) hit = u;
+      }
+      vec<D> y = x[0];  // x[hit], chosen word by word: run-time indexing would use local memory
+#pragma unroll
+      for (int u = 1; u < W; ++u)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) y.w[i] = hit == u ? x[u].w[i] : y.w[i];
+      const int s = hit * team + team_lane;
+      j = vec_find_key_in<D>(y, team_key, loop_keys<Plain>(kp), bytes_lo(s) / elem, bytes_hi(s) / elem, ties_last);
     }
-    int hit = -1;
-#pragma unroll
-    for (int u = 0; u < W; ++u) {
-      bool holds;
-      if constexpr (Plain)
-        holds = value_ops<D>::same_key(value_ops<D>::best(x[u], value_ops<D>::flip(kp.argmin)), best);
-      else
-        holds = slot_key[u] == team_key;
-      if (u * team + team_lane < slots && holds && (ties_last || hit < 0)) hit = u;
-    }
-    vec<D> y = x[0];  // x[hit], chosen word by word: run-time indexing would use local memory
-#pragma unroll
-    for (int u = 1; u < W; ++u)
-#pragma unroll
-      for (int i = 0; i < 4; ++i) y.w[i] = hit == u ? x[u].w[i] : y.w[i];
-    const int s = hit * team + team_lane;
-    const int j = vec_find_key_in<D>(y, team_key, loop_keys<Plain>(kp), bytes_lo(s) / elem, bytes_hi(s) / elem, ties_last);
-    pos = s * V + j - static_cast<int>(low & 15u) / elem;
+    pos = (hit * team + team_lane) * V + j - static_cast<int>(low & 15u) / elem;
   }
 
  private:
