@@ -48,8 +48,10 @@ struct layout {
   std::int64_t items = 1;
   // Whole layouts: a unit takes up to `batch` items along the innermost item dim.
   std::int64_t batch = 1;
-  // The rows a split reduced dim's chunks miss: a second pass of inner_lanes lanes.
-  bool has_rest = false;
+  // The rows a split reduced dim's chunks miss (fewer than a chunk): a second pass whose
+  // lanes are those rows' inner lanes side by side (contiguous like a chunk's), over the
+  // walk without the split dim.
+  std::int64_t rest = 0;  // the rows missed
   row_walk rest_walk;
   std::int64_t rest_offset = 0, rest_pos = 0;
 
@@ -142,12 +144,9 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
       const axis& b = all[i];
       const std::int64_t g = l.block[l.block_rank - 1].extent, q = b.extent / g, r = b.extent % g;
       push(l.walk, axis{q, b.stride * g, b.weight * g, true});
-      if (r != 0) {
-        l.has_rest = true;
-        l.rest_offset = q * g * b.stride;
-        l.rest_pos = q * g * b.weight;
-        push(l.rest_walk, axis{r, b.stride, b.weight, true});
-      }
+      l.rest = r;
+      l.rest_offset = q * g * b.stride;
+      l.rest_pos = q * g * b.weight;
       continue;
     }
     if (used[i] || all[i].extent == 1) continue;
@@ -243,14 +242,14 @@ struct lane_results {
 
 /// Combines the lanes of a unit (bests in key/pos, positions relative to `pos_base`) into
 /// its outputs: acc[slot], slot being row-major over the unit's kept block coordinates;
-/// out_of[slot] is that output's number. `rest`: the lanes of a second pass, which has
-/// the block's dims but the last (a split reduced dim).
+/// out_of[slot] is that output's number. `rest`: the lanes of the second pass, whose last
+/// block dim (a split reduced dim) has l.rest coordinates.
 void combine_lanes(const job& j, const layout& l, const unit_place& u, const std::uint64_t* key, const std::int64_t* pos,
                    std::int64_t pos_base, bool rest, cand* acc, std::int64_t* out_of) {
-  const int rank = rest ? l.block_rank - 1 : l.block_rank;
+  const int rank = l.block_rank;
   std::int64_t count[max_rank], slot_w[max_rank], c[max_rank] = {};
   for (int b = 0, s = 1; b < rank; ++b) {
-    count[b] = b == l.block_rank - 1 ? u.c1 - u.c0 : l.block[b].extent;
+    count[b] = b < rank - 1 ? l.block[b].extent : rest ? l.rest : u.c1 - u.c0;
     slot_w[b] = l.block[b].reduced ? 0 : s;
     if (!l.block[b].reduced) s *= count[b];
   }
@@ -306,11 +305,11 @@ void run_unit(const job& j, const layout& l, std::int64_t unit, bool split_rows)
   std::int64_t out_of[partial_lanes];
   std::fill(acc, acc + slots, j.seed_for(j.p.reduce_size));
   combine_lanes(j, l, u, r.key, r.pos, 0, false, acc, out_of);
-  if (l.has_rest) {
+  if (l.rest != 0) {
     mark(j.p.type, path::lanes_rest);
     std::uint64_t key[partial_lanes];
     std::int64_t pos[partial_lanes];
-    j.k.lanes(j.at(u.offset + l.rest_offset), l.inner_lanes, l.rest_walk, 0, l.rest_walk.rows(), j.o,
+    j.k.lanes(j.at(u.offset + l.rest_offset), l.inner_lanes * l.rest, l.rest_walk, 0, l.rest_walk.rows(), j.o,
               lane_sink{nullptr, 1, key, pos});
     combine_lanes(j, l, u, key, pos, l.rest_pos, true, acc, out_of);
   }
