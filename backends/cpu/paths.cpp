@@ -18,7 +18,7 @@ void reset_paths() noexcept {
 std::uint64_t paths_available(dtype t) noexcept {
   // Every traversal runs for every dtype; the kernels' paths depend on the kernel set.
   std::uint64_t p = 0;
-  for (path q : {path::flat_split, path::rows_split, path::rows_lead, path::rows_along, path::repeated_outputs, path::lanes_whole, path::lanes_combined, path::lanes_rest,
+  for (path q : {path::flat_split, path::rows_split, path::rows_lead, path::rows_along, path::repeated_outputs, path::lanes_whole, path::lanes_buffered, path::lanes_combined, path::lanes_rest,
                  path::lanes_split_rows, path::rows_merge, path::runs, path::runs_backwards, path::gathers,
                  path::gathered_rows})
     p |= path_bit(q);
@@ -31,8 +31,8 @@ const char* path_name(path p) noexcept {
       "rows_across_short", "rows_special",      "rows_stop",         "rows_scan",         "rows_single",
       "rows_interleaved",  "lanes_wide",        "lanes_narrow",      "lanes_one_chunk",   "lanes_scalar",
       "lanes_stop",        "flat_split",        "rows_split",        "rows_lead",         "rows_along",
-      "repeated_outputs",  "lanes_whole",       "lanes_combined",    "lanes_rest",        "lanes_split_rows",
-      "rows_merge",        "runs",              "runs_backwards",    "gathers",           "gathered_rows"};
+      "repeated_outputs",  "lanes_whole",       "lanes_buffered",    "lanes_combined",    "lanes_rest",
+      "lanes_split_rows",  "rows_merge",        "runs",              "runs_backwards",    "gathers",           "gathered_rows"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<unsigned>(path::count));
   return p < path::count ? names[static_cast<unsigned>(p)] : "?";
 }

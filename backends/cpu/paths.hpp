@@ -38,6 +38,7 @@ enum class path : unsigned {
   rows_along,        ///< rows walked along a longer kept dim than a short innermost one
   repeated_outputs,  ///< kept dims of stride 0: each answer reduced once and copied
   lanes_whole,       ///< lanes that are whole outputs, stored by the kernel
+  lanes_buffered,    ///< whole lanes whose outputs are not one apart: runs of items buffered, copied out
   lanes_combined,    ///< lane blocks with reduced dims, combined by position
   lanes_rest,        ///< the rows a split reduced dim's chunks miss
   lanes_split_rows,  ///< a few lane tiles with many rows, the rows split over the cores

@@ -11,6 +11,9 @@
 // one output, combined at the end by position. A short contiguous reduced dim starts a
 // block too, when many rows remain (several reduced dims, Fortran-order reductions).
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -36,6 +39,16 @@ void push(row_walk& w, const axis& a) {
   w.pos_strides[w.rank++] = a.weight;
 }
 
+/// Most lanes whose bests the driver combines itself (its arrays live on the stack).
+constexpr std::int64_t partial_lanes = 1024;
+/// Buffered whole layouts: most lanes a tile, and most outputs a buffer holds (lanes
+/// times items; 128 KiB of int64 indices, within the L2 of one core).
+constexpr std::int64_t buffered_lanes = 2048, buffered_outputs = 32768;
+/// Items a buffered unit wants at least: a 64-byte line of int64 indices a lane.
+constexpr std::int64_t buffered_min_items = 8;
+/// Widest gap between the outputs of whole lanes that a batch of items fills directly.
+constexpr std::int64_t dense_gap = 16;
+
 struct layout {
   axis block[max_rank];  // innermost first
   int block_rank = 0;
@@ -55,16 +68,30 @@ struct layout {
   row_walk rest_walk;
   std::int64_t rest_offset = 0, rest_pos = 0;
 
-  /// Each lane is one whole output: the kernel stores the winners itself.
-  bool whole() const { return block_rank == 1 && !block[0].reduced; }
+  /// Each lane is one whole output (the block holds kept dims only): the kernel stores
+  /// the winners itself.
+  bool whole() const {
+    for (int b = 0; b < block_rank; ++b)
+      if (block[b].reduced) return false;
+    return true;
+  }
+  /// Whole lanes whose outputs are not one apart (a transposed or several-dim block): the
+  /// kernel stores them into a buffer, a run of `batch` items a lane, and the driver copies
+  /// them out; with the item dim's outputs one apart, each lane's run lands in one piece and
+  /// an output line is written whole and once. Not when the lanes are at most
+  /// `dense_gap` outputs apart and the items fill the gaps: a batch of that many items
+  /// stores a dense range of outputs directly.
+  bool buffered() const {
+    if (!whole()) return false;
+    if (block_rank > 1) return true;
+    const std::int64_t gap = block[0].weight < 0 ? -block[0].weight : block[0].weight;
+    return gap > 1 && !(item_rank > 0 && item_dims[0].weight == 1 && gap <= std::min(item_dims[0].extent, dense_gap));
+  }
   std::int64_t per_tile() const { return tile / inner_lanes; }
   std::int64_t tiles() const { return (block[block_rank - 1].extent + per_tile() - 1) / per_tile(); }
   std::int64_t batches() const { return item_rank == 0 ? 1 : (item_dims[0].extent + batch - 1) / batch; }
   std::int64_t units() const { return (item_rank == 0 ? 1 : items / item_dims[0].extent) * batches() * tiles(); }
 };
-
-/// Most lanes whose bests the driver combines itself (its arrays live on the stack).
-constexpr std::int64_t partial_lanes = 1024;
 
 /// Lays out the plan for the lanes engine with tiles of at most `max_lanes` lanes; false
 /// when it has no contiguous dim that suits it.
@@ -101,8 +128,9 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
   }
   l.block[l.block_rank++] = a;
   l.lanes = a.extent;
-  // A row of lanes should fill a few vectors: grow over the dense dims next to the block.
-  // A reduced dim joins it only while 16 rows or more remain to spread the combine over.
+  // A row of lanes should fill a few vectors: grow over the dense dims next to the block
+  // (the last one may be tiled, kept or not). A reduced dim joins it only while 16 rows or
+  // more remain to spread the combine over.
   const std::int64_t target = std::max<std::int64_t>(16, 256 / j.esize);
   std::int64_t rows = p.reduce_size / (a.reduced ? a.extent : 1);  // of the walk, so far
   int split = -1;  // the reduced dim whose chunk closes the block
@@ -112,6 +140,9 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
       if (!used[i] && all[i].extent > 1 && (all[i].stride == l.lanes || (all[i].stride == -l.lanes && !all[i].reduced))) v = i;
     if (v < 0) break;
     axis b = all[v];
+    // Once a row of whole lanes fills a vector, the outputs' innermost dim stays an item:
+    // its batches give every lane a run of outputs (buffered, the block being transposed).
+    if (!b.reduced && (b.weight == 1 || b.weight == -1) && l.whole() && l.lanes * j.esize >= 16) break;
     used[v] = true;
     if (b.stride < 0) {  // a reversed kept dim: walked backwards like the first one
       l.base_offset += (b.extent - 1) * b.stride;
@@ -122,8 +153,7 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
     if (!b.reduced || (l.lanes * b.extent <= 2 * target && rows / b.extent >= 16)) {
       l.block[l.block_rank++] = b;
       l.lanes *= b.extent;
-      if (!b.reduced) break;  // a kept dim may be tiled, so it has to be the block's last
-      rows /= b.extent;
+      if (b.reduced) rows /= b.extent;
       continue;
     }
     // A long reduced dim: chunks of g of its rows are lanes, the chunk number a row.
@@ -160,6 +190,7 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
   if (l.lanes * j.esize < 16) return false;
   // Tiles: the whole block, or runs of its last dim (a kept one) with all the dims below.
   if (!l.whole()) max_lanes = std::min(max_lanes, partial_lanes);
+  if (l.buffered()) max_lanes = std::min(max_lanes, buffered_lanes);
   if (l.lanes <= max_lanes) {
     l.tile = l.lanes;
   } else {
@@ -276,16 +307,82 @@ void combine_lanes(const job& j, const layout& l, const unit_place& u, const std
   }
 }
 
+/// A buffered unit's winners: the kernel leaves lane i's run of `items` outputs at entries
+/// [i * items, (i + 1) * items) of these (per thread, grown once).
+struct output_buffer {
+  std::vector<unsigned char> indices, values;
+};
+thread_local output_buffer unit_outputs;
+
+/// Entries of `size` bytes, lane i's `items` ones from buf[i * items] to out[at[i] + k * step].
+template <class U>
+void copy_entries(void* out, const void* buf, const std::int64_t* at, std::int64_t lanes, std::int64_t items,
+                  std::int64_t step) {
+  U* o = static_cast<U*>(out);
+  const U* b = static_cast<const U*>(buf);
+  if (step == 1) {  // one block copy a lane
+    for (std::int64_t i = 0; i < lanes; ++i, b += items) std::memcpy(o + at[i], b, items * sizeof(U));
+    return;
+  }
+  for (std::int64_t i = 0; i < lanes; ++i, b += items)
+    for (std::int64_t k = 0; k < items; ++k) o[at[i] + k * step] = b[k];
+}
+void copy_entries(std::int64_t size, void* out, const void* buf, const std::int64_t* at, std::int64_t lanes,
+                  std::int64_t items, std::int64_t step) {
+  switch (size) {
+    case 1: return copy_entries<std::uint8_t>(out, buf, at, lanes, items, step);
+    case 2: return copy_entries<std::uint16_t>(out, buf, at, lanes, items, step);
+    case 4: return copy_entries<std::uint32_t>(out, buf, at, lanes, items, step);
+    default: return copy_entries<std::uint64_t>(out, buf, at, lanes, items, step);
+  }
+}
+
+/// Copies a buffered unit's winners to the outputs: lane i's first item goes to the output
+/// of its block coordinates, the next ones the item dim's weight apart.
+void copy_runs(const job& j, const layout& l, const unit_place& u, const unsigned char* indices,
+               const unsigned char* values) {
+  std::int64_t count[max_rank], c[max_rank] = {};
+  std::int64_t lanes = 1;
+  for (int b = 0; b < l.block_rank; ++b)
+    count[b] = b == l.block_rank - 1 ? u.c1 - u.c0 : l.block[b].extent, lanes *= count[b];
+  std::int64_t at[buffered_lanes];
+  for (std::int64_t i = 0, out = u.out; i < lanes; ++i) {
+    at[i] = out;
+    for (int b = 0; b < l.block_rank; ++b) {  // the next lane
+      out += l.block[b].weight;
+      if (++c[b] < count[b]) break;
+      out -= c[b] * l.block[b].weight;
+      c[b] = 0;
+    }
+  }
+  const std::int64_t step = l.item_rank > 0 ? l.item_dims[0].weight : 1;
+  copy_entries(j.p.index == index_type::int64 ? 8 : 4, j.out.indices, indices, at, lanes, u.items, step);
+  if (j.out.values) copy_entries(j.esize, j.out.values, values, at, lanes, u.items, step);
+}
+
 /// Runs one unit; `split_rows` spreads its rows over the cores.
 void run_unit(const job& j, const layout& l, std::int64_t unit, bool split_rows) {
   const unit_place u = place(l, unit);
   const std::int64_t lanes = (u.c1 - u.c0) * l.inner_lanes, rows = l.walk.rows();
   if (l.whole() && !split_rows) {
     mark(j.p.type, path::lanes_whole);
-    const cpu::simd::sink s = j.sink_from(u.out);
     const axis item = l.item_rank > 0 ? l.item_dims[0] : axis{};
+    if (!l.buffered()) {
+      const cpu::simd::sink s = j.sink_from(u.out);
+      j.k.lanes(j.at(u.offset), lanes, l.walk, 0, rows, j.o,
+                lane_sink{&s, l.block[0].weight, nullptr, nullptr, u.items, item.stride, item.weight});
+      return;
+    }
+    mark(j.p.type, path::lanes_buffered);
+    output_buffer& buf = unit_outputs;
+    const std::int64_t n = lanes * u.items, isize = j.p.index == index_type::int64 ? 8 : 4;
+    if (std::int64_t(buf.indices.size()) < n * isize) buf.indices.resize(n * isize);
+    if (j.out.values && std::int64_t(buf.values.size()) < n * j.esize) buf.values.resize(n * j.esize);
+    // Lane i, item k: entry i * items + k.
+    const cpu::simd::sink s{buf.indices.data(), j.out.values ? buf.values.data() : nullptr, 0, j.p.index};
     j.k.lanes(j.at(u.offset), lanes, l.walk, 0, rows, j.o,
-              lane_sink{&s, l.block[0].weight, nullptr, nullptr, u.items, item.stride, item.weight});
+              lane_sink{&s, u.items, nullptr, nullptr, u.items, item.stride, 1});
+    copy_runs(j, l, u, buf.indices.data(), buf.values.data());
     return;
   }
   lane_results r(j, l, u.offset, lanes);
@@ -325,8 +422,11 @@ bool run_lanes(const job& j) {
   layout l;
   if (!make_layout(j, cpu::simd::lanes_max(j.esize), l)) return false;
   const std::int64_t rows = l.walk.rows();
+  // Buffered layouts: at most buffered_outputs a unit.
+  const std::int64_t buffered_items = l.item_rank > 0 ? std::min(l.item_dims[0].extent, buffered_outputs / l.tile) : 1;
   if (!j.parallel(j.p.outputs * j.p.reduce_size * j.esize)) {
-    if (l.whole() && l.item_rank > 0) l.batch = l.item_dims[0].extent;  // one call per tile and run of items
+    if (l.whole() && l.item_rank > 0)  // one call per tile and run of items
+      l.batch = l.buffered() ? buffered_items : l.item_dims[0].extent;
     for (std::int64_t i = 0; i < l.units(); ++i) run_unit(j, l, i, false);
     return true;
   }
@@ -344,6 +444,10 @@ bool run_lanes(const job& j) {
     const std::int64_t item_bytes = std::max<std::int64_t>(1, l.tile * rows * j.esize);
     const std::int64_t spare = std::max<std::int64_t>(1, l.units() / (16 * workers()));
     l.batch = std::clamp<std::int64_t>(grain_bytes / item_bytes, 1, std::min(spare, l.item_dims[0].extent));
+    if (l.buffered())  // runs of a line or more each, within the buffer
+      l.batch = std::clamp<std::int64_t>(l.batch, std::min(buffered_min_items, l.item_dims[0].extent), buffered_items);
+    else  // lanes a few outputs apart: items enough to fill the gaps
+      l.batch = std::max(l.batch, std::abs(l.block[0].weight));
   }
   const std::int64_t unit_bytes = l.tile * rows * j.esize * l.batch;
   if (l.units() >= 4 * workers() || unit_bytes <= serial_bytes) {

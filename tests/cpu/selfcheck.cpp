@@ -357,6 +357,8 @@ std::vector<recipe> recipes(argx::dtype t) {
       {"repeated_outputs (columns)", {300, 70}, view::repeated, {1}, data::nan},
       {"lanes_whole lanes_wide lanes_narrow", {300, 2000}, view::contiguous, {0}, data::any},
       {"lanes_stop", {300, 2000}, view::contiguous, {0}, data::all_top},
+      // Lanes along dim 0 of the column-major buffer, whose outputs are 20 apart.
+      {"lanes_buffered", {300, 7, 20}, view::fortran, {1}, data::any},
       {"lanes_one_chunk", {200, 40}, view::contiguous, {0}, data::any},
       {"lanes_narrow (chunks joined)", {1500, 40}, view::contiguous, {0}, data::any},
       {"lanes_scalar (the last tile)", {20, cpu_lanes_max(e) + 3}, view::contiguous, {0}, data::any},
