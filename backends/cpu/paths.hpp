@@ -38,7 +38,6 @@ enum class path : unsigned {
   rows_along,        ///< rows walked along a longer kept dim than a short innermost one
   repeated_outputs,  ///< kept dims of stride 0: each answer reduced once and copied
   lanes_whole,       ///< lanes that are whole outputs, stored by the kernel
-  lanes_buffered,    ///< whole lanes whose outputs are not one apart: runs of items buffered, copied out
   lanes_combined,    ///< lane blocks with reduced dims, combined by position
   lanes_rest,        ///< the rows a split reduced dim's chunks miss
   lanes_split_rows,  ///< a few lane tiles with many rows, the rows split over the cores
@@ -47,6 +46,7 @@ enum class path : unsigned {
   runs_backwards,    ///< runs along a reversed contiguous reduced dim
   gathers,           ///< no contiguous dim: elements gathered into a buffer
   gathered_rows,     ///< no contiguous dim, short slices: gathered as rows of a buffer
+  lanes_buffered,    ///< whole lanes whose outputs are not one apart: runs of items buffered, copied out
   count
 };
 

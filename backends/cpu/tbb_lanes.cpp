@@ -140,9 +140,10 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
       if (!used[i] && all[i].extent > 1 && (all[i].stride == l.lanes || (all[i].stride == -l.lanes && !all[i].reduced))) v = i;
     if (v < 0) break;
     axis b = all[v];
-    // Once a row of whole lanes fills a vector, the outputs' innermost dim stays an item:
-    // its batches give every lane a run of outputs (buffered, the block being transposed).
-    if (!b.reduced && (b.weight == 1 || b.weight == -1) && l.whole() && l.lanes * j.esize >= 16) break;
+    // With few rows a slice, writing the outputs costs more than reading: once a row of
+    // whole lanes fills a vector, the outputs' innermost dim stays an item, whose batches
+    // give every lane a run of outputs (buffered, the block being transposed).
+    if (!b.reduced && (b.weight == 1 || b.weight == -1) && l.whole() && l.lanes * j.esize >= 16 && rows < 16) break;
     used[v] = true;
     if (b.stride < 0) {  // a reversed kept dim: walked backwards like the first one
       l.base_offset += (b.extent - 1) * b.stride;
