@@ -55,6 +55,7 @@ struct layout {
   std::int64_t lanes = 1, inner_lanes = 1;  // all block lanes; those of the dims below the last
   std::int64_t tile = 1;                    // lanes per call: a multiple of inner_lanes
   std::int64_t base_offset = 0, base_out = 0;  // of lane 0 (a reversed first dim moves them)
+  std::int64_t base_pos = 0;  // position of lane 0 in its slice (a reversed reduced dim moves it)
   row_walk walk;
   axis item_dims[max_rank];  // innermost first
   int item_rank = 0;
@@ -137,7 +138,7 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
   while (l.lanes < target) {
     int v = -1;
     for (int i = 0; i < n && v < 0; ++i)
-      if (!used[i] && all[i].extent > 1 && (all[i].stride == l.lanes || (all[i].stride == -l.lanes && !all[i].reduced))) v = i;
+      if (!used[i] && all[i].extent > 1 && (all[i].stride == l.lanes || all[i].stride == -l.lanes)) v = i;
     if (v < 0) break;
     axis b = all[v];
     // With few rows a slice, writing the outputs costs more than reading: once a row of
@@ -145,13 +146,14 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
     // give every lane a run of outputs (buffered, the block being transposed).
     if (!b.reduced && (b.weight == 1 || b.weight == -1) && l.whole() && l.lanes * j.esize >= 16 && rows < 16) break;
     used[v] = true;
-    if (b.stride < 0) {  // a reversed kept dim: walked backwards like the first one
-      l.base_offset += (b.extent - 1) * b.stride;
-      l.base_out += (b.extent - 1) * b.weight;
-      b.stride = -b.stride;
-      b.weight = -b.weight;
-    }
+    const bool reversed = b.stride < 0;
     if (!b.reduced || (l.lanes * b.extent <= 2 * target && rows / b.extent >= 16)) {
+      if (reversed) {  // lane c is coordinate extent-1-c: outputs or positions fall along it
+        l.base_offset += (b.extent - 1) * b.stride;
+        (b.reduced ? l.base_pos : l.base_out) += (b.extent - 1) * b.weight;
+        b.stride = -b.stride;
+        b.weight = -b.weight;
+      }
       l.block[l.block_rank++] = b;
       l.lanes *= b.extent;
       if (b.reduced) rows /= b.extent;
@@ -164,7 +166,13 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
       break;
     }
     split = v;
-    l.block[l.block_rank++] = axis{g, b.stride, b.weight, true};
+    if (reversed) {  // chunk k (coordinates kg .. kg+g-1) runs forward in memory from its last
+      l.base_offset += (g - 1) * b.stride;
+      l.base_pos += (g - 1) * b.weight;
+      l.block[l.block_rank++] = axis{g, -b.stride, -b.weight, true};
+    } else {
+      l.block[l.block_rank++] = axis{g, b.stride, b.weight, true};
+    }
     l.lanes *= g;
     break;
   }
@@ -174,10 +182,13 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
     if (i == split) {
       const axis& b = all[i];
       const std::int64_t g = l.block[l.block_rank - 1].extent, q = b.extent / g, r = b.extent % g;
-      push(l.walk, axis{q, b.stride * g, b.weight * g, true});
+      push(l.walk, axis{q, b.stride * g, b.weight * g, true});  // position order (backwards in memory if reversed)
+      // The rest's lanes start at its first row, or its last when reversed (like a chunk's);
+      // offsets from the main block's lane 0, positions in the slice.
+      const std::int64_t shift = b.stride < 0 ? g - 1 : 0, first = b.stride < 0 ? q * g + r - 1 : q * g;
       l.rest = r;
-      l.rest_offset = q * g * b.stride;
-      l.rest_pos = q * g * b.weight;
+      l.rest_offset = (first - shift) * b.stride;
+      l.rest_pos = l.base_pos + (first - shift) * b.weight;
       continue;
     }
     if (used[i] || all[i].extent == 1) continue;
@@ -402,7 +413,7 @@ void run_unit(const job& j, const layout& l, std::int64_t unit, bool split_rows)
   cand acc[partial_lanes];
   std::int64_t out_of[partial_lanes];
   std::fill(acc, acc + slots, j.seed_for(j.p.reduce_size));
-  combine_lanes(j, l, u, r.key, r.pos, 0, false, acc, out_of);
+  combine_lanes(j, l, u, r.key, r.pos, l.base_pos, false, acc, out_of);
   if (l.rest != 0) {
     mark(j.p.type, path::lanes_rest);
     std::uint64_t key[partial_lanes];

@@ -308,7 +308,7 @@ std::uint64_t top_bits(const trial& t) {
 /// What a path trial's data holds.
 enum class data { any, nan, one_sign, top_somewhere, all_top, rows_start_top };
 /// The view a path trial takes of its C-order buffer.
-enum class view { contiguous, fortran, flipped, every_second, every_second_inner, repeated };
+enum class view { contiguous, fortran, flipped, flipped_middle, every_second, every_second_inner, repeated };
 
 /// A shape, view and data that lead the tbb backend to some of its paths.
 struct recipe {
@@ -363,6 +363,8 @@ std::vector<recipe> recipes(argx::dtype t) {
       {"lanes_narrow (chunks joined)", {1500, 40}, view::contiguous, {0}, data::any},
       {"lanes_scalar (the last tile)", {20, cpu_lanes_max(e) + 3}, view::contiguous, {0}, data::any},
       {"lanes_combined lanes_rest", {2001, 3}, view::contiguous, {0}, data::any},
+      // A reversed reduced dim next to the lanes: chunks of it walked backwards in memory.
+      {"lanes_combined lanes_rest (a reversed reduced dim)", {40, 700, 2}, view::flipped_middle, {1}, data::any},
       {"lanes_split_rows", {4000, 100}, view::contiguous, {0}, data::any},
       {"rows_merge", {30, 200, 40}, view::contiguous, {0, 2}, data::any},
       {"runs", {2000, 50}, view::fortran, {}, data::any},
@@ -407,6 +409,7 @@ void path_trial(argx::dtype t, const recipe& r, int specs) {
         break;
       }
       case view::flipped: v = v.flipped(0); break;
+      case view::flipped_middle: v = v.flipped(1); break;
       case view::every_second: v = v.sliced(0, 0, r.storage[0], 2); break;
       case view::every_second_inner: v = v.sliced(v.rank() - 1, 0, r.storage[r.storage.size() - 1], 2); break;
       case view::repeated: {  // a leading dim of 3 copies (stride 0): a kept dim that repeats every answer
