@@ -115,6 +115,9 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
   const column_tiles<D, shuffled> tiling(l, tile_groups, warps_c);
   const std::int64_t per_outer = tiling.per_outer, tiles = tiling.count();
   const std::int64_t items = tiles * splits;
+  // Answers stored through shared memory (see below): one split, outputs in compact order
+  // without replicas, indices only.
+  const bool staged = splits == 1 && l.identity_outputs && out.values == nullptr;
   // The answer of column j of group `grp`: stored, or left for the meeting.
   auto finish_in = [&](const column_group<D>& grp, std::int64_t s, std::int64_t r0, int j, K key, unsigned rel) {
     if (j >= grp.cols) return;
@@ -183,7 +186,37 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
           rel[j] = p;
         }
       }
-    if (row_warps == 1) {  // each warp's first row lanes own their columns
+    if (row_warps == 1 && staged) {
+      // A warp's groups are consecutive, and so are their outputs: the warp's first row
+      // lanes leave their candidates in its part of the meeting area, then every lane
+      // stores every 32nd output of the range, so that one store instruction writes 32
+      // neighbouring indices instead of 32 indices a group apart.
+      const std::int64_t g0 = tiling.group(tile, wc * cols);  // the warp's first group (lane 0's)
+      if (g0 >= 0) {
+        const int base = warp * 32 * V;
+        const std::int64_t first_out = __shfl_sync(device::full_warp, grp.first, 0);
+        std::int64_t end_out = ty == 0 && active ? grp.first + grp.cols : first_out;
+        for (int off = 16; off > 0; off >>= 1) {
+          const std::int64_t e = __shfl_xor_sync(device::full_warp, end_out, off);
+          end_out = e > end_out ? e : end_out;
+        }
+        if (ty == 0 && active)
+#pragma unroll
+          for (int j = 0; j < V; ++j)
+            if (j < grp.cols) {
+              const int m = static_cast<int>(grp.first - first_out) + j;
+              meet.key[base + m] = key[j];
+              meet.pos[base + m] = rel[j];
+            }
+        __syncwarp();
+        const int n = static_cast<int>(end_out - first_out);
+        for (int m = lane; m < n; m += 32) {
+          const candidate<K> c{meet.key[base + m], l.position_of(r0 + static_cast<std::int64_t>(meet.pos[base + m]))};
+          store_index(out.indices, l.index, first_out + m, reported_index(c, l.keys, dtype_traits<D>::is_float));
+        }
+        __syncwarp();  // the warp's area is reused by its next item
+      }
+    } else if (row_warps == 1) {  // each warp's first row lanes own their columns
       if (ty == 0 && active)  // the lane's own group, found before its walk
 #pragma unroll
         for (int j = 0; j < V; ++j) finish_in(grp, s, r0, j, key[j], rel[j]);
