@@ -24,6 +24,7 @@ struct column_meeting {
   static constexpr int size = tune::threads * vec_elems<D>;
   dtype_key_t<D> key[size];
   unsigned pos[size];  ///< relative to the split's first row
+  dtype_bits_t<D> value[size];  ///< staged answers' elements, when values are asked for
   bool last;
 };
 
@@ -116,8 +117,8 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
   const std::int64_t per_outer = tiling.per_outer, tiles = tiling.count();
   const std::int64_t items = tiles * splits;
   // Answers stored through shared memory (see below): one split, outputs in compact order
-  // without replicas, indices only.
-  const bool staged = splits == 1 && l.identity_outputs && out.values == nullptr;
+  // without replicas.
+  const bool staged = splits == 1 && l.identity_outputs;
   // The answer of column j of group `grp`: stored, or left for the meeting.
   auto finish_in = [&](const column_group<D>& grp, std::int64_t s, std::int64_t r0, int j, K key, unsigned rel) {
     if (j >= grp.cols) return;
@@ -207,12 +208,14 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
               const int m = static_cast<int>(grp.first - first_out) + j;
               meet.key[base + m] = key[j];
               meet.pos[base + m] = rel[j];
+              if (out.values) meet.value[base + m] = grp.col[j + l.element_offset(r0 + static_cast<std::int64_t>(rel[j]))];
             }
         __syncwarp();
         const int n = static_cast<int>(end_out - first_out);
         for (int m = lane; m < n; m += 32) {
           const candidate<K> c{meet.key[base + m], l.position_of(r0 + static_cast<std::int64_t>(meet.pos[base + m]))};
           store_index(out.indices, l.index, first_out + m, reported_index(c, l.keys, dtype_traits<D>::is_float));
+          if (out.values) store_value(out.values, first_out + m, meet.value[base + m]);
         }
         __syncwarp();  // the warp's area is reused by its next item
       }
