@@ -71,9 +71,6 @@ void run_flat(const job& j) {
 
 // ---- rows: many contiguous slices -------------------------------------------------------
 
-/// Bytes of one index of the plan's output.
-std::int64_t index_bytes(const plan& p) { return p.index == index_type::int32 ? 4 : 8; }
-
 /// The kept dim a rows kernel call walks along: the innermost one, unless a call along it
 /// would read a few hundred bytes at most (its fixed cost would then weigh more than its
 /// rows: int16 rows of 3 along a reversed kept dim of 3 cost 27 ns a call of 3 outputs)

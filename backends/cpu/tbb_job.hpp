@@ -27,6 +27,9 @@ inline constexpr std::int64_t grain_bytes = std::int64_t(64) << 10;
 
 inline int workers() { return ::tbb::this_task_arena::max_concurrency(); }
 
+/// Bytes of one index of the plan's output.
+inline std::int64_t index_bytes(const plan& p) { return p.index == index_type::int32 ? 4 : 8; }
+
 /// One reduction being run: the plan, its outputs and the kernels for its dtype.
 struct job {
   const plan& p;

@@ -218,6 +218,9 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
 /// innermost item dim).
 struct unit_place {
   std::int64_t offset, out, c0, c1, items;
+
+  /// The coordinates of block dim b the unit covers: all of it, or [c0, c1) of the last.
+  std::int64_t extent(const layout& l, int b) const { return b == l.block_rank - 1 ? c1 - c0 : l.block[b].extent; }
 };
 
 unit_place place(const layout& l, std::int64_t unit) {
@@ -292,7 +295,7 @@ void combine_lanes(const job& j, const layout& l, const unit_place& u, const std
   const int rank = l.block_rank;
   std::int64_t count[max_rank], slot_w[max_rank], c[max_rank] = {};
   for (int b = 0, s = 1; b < rank; ++b) {
-    count[b] = b < rank - 1 ? l.block[b].extent : rest ? l.rest : u.c1 - u.c0;
+    count[b] = rest && b == rank - 1 ? l.rest : u.extent(l, b);
     slot_w[b] = l.block[b].reduced ? 0 : s;
     if (!l.block[b].reduced) s *= count[b];
   }
@@ -356,7 +359,7 @@ void copy_runs(const job& j, const layout& l, const unit_place& u, const unsigne
   std::int64_t count[max_rank], c[max_rank] = {};
   std::int64_t lanes = 1;
   for (int b = 0; b < l.block_rank; ++b)
-    count[b] = b == l.block_rank - 1 ? u.c1 - u.c0 : l.block[b].extent, lanes *= count[b];
+    count[b] = u.extent(l, b), lanes *= count[b];
   std::int64_t at[buffered_lanes];
   for (std::int64_t i = 0, out = u.out; i < lanes; ++i) {
     at[i] = out;
@@ -368,7 +371,7 @@ void copy_runs(const job& j, const layout& l, const unit_place& u, const unsigne
     }
   }
   const std::int64_t step = l.item_rank > 0 ? l.item_dims[0].weight : 1;
-  copy_entries(j.p.index == index_type::int64 ? 8 : 4, j.out.indices, indices, at, lanes, u.items, step);
+  copy_entries(index_bytes(j.p), j.out.indices, indices, at, lanes, u.items, step);
   if (j.out.values) copy_entries(j.esize, j.out.values, values, at, lanes, u.items, step);
 }
 
@@ -387,7 +390,7 @@ void run_unit(const job& j, const layout& l, std::int64_t unit, bool split_rows)
     }
     mark(j.p.type, path::lanes_buffered);
     output_buffer& buf = unit_outputs;
-    const std::int64_t n = lanes * u.items, isize = j.p.index == index_type::int64 ? 8 : 4;
+    const std::int64_t n = lanes * u.items, isize = index_bytes(j.p);
     if (std::int64_t(buf.indices.size()) < n * isize) buf.indices.resize(n * isize);
     if (j.out.values && std::int64_t(buf.values.size()) < n * j.esize) buf.values.resize(n * j.esize);
     // Lane i, item k: entry i * items + k.
@@ -409,7 +412,7 @@ void run_unit(const job& j, const layout& l, std::int64_t unit, bool split_rows)
   // Outputs of the unit, one slot each.
   std::int64_t slots = 1;
   for (int b = 0; b < l.block_rank; ++b)
-    if (!l.block[b].reduced) slots *= b == l.block_rank - 1 ? u.c1 - u.c0 : l.block[b].extent;
+    if (!l.block[b].reduced) slots *= u.extent(l, b);
   cand acc[partial_lanes];
   std::int64_t out_of[partial_lanes];
   std::fill(acc, acc + slots, j.seed_for(j.p.reduce_size));
