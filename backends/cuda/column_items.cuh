@@ -116,9 +116,9 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
   const column_tiles<D, shuffled> tiling(l, tile_groups, warps_c);
   const std::int64_t per_outer = tiling.per_outer, tiles = tiling.count();
   const std::int64_t items = tiles * splits;
-  // Answers stored through shared memory (see below): one split, outputs in compact order
-  // without replicas.
-  const bool staged = splits == 1 && l.identity_outputs;
+  // Answers stored through shared memory (see below): one split, one row warp, outputs in
+  // compact order without replicas.
+  const bool staged = splits == 1 && row_warps == 1 && l.identity_outputs;
   // The answer of column j of group `grp`: stored, or left for the meeting.
   auto finish_in = [&](const column_group<D>& grp, std::int64_t s, std::int64_t r0, int j, K key, unsigned rel) {
     if (j >= grp.cols) return;
@@ -187,7 +187,7 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
           rel[j] = p;
         }
       }
-    if (row_warps == 1 && staged) {
+    if (staged) {
       // A warp's groups are consecutive, and so are their outputs: the warp's first row
       // lanes leave their candidates in its part of the meeting area, then every lane
       // stores every 32nd output of the range, so that one store instruction writes 32
@@ -213,8 +213,8 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
         __syncwarp();
         const int n = static_cast<int>(end_out - first_out);
         for (int m = lane; m < n; m += 32) {
-          const candidate<K> c{meet.key[base + m], l.position_of(r0 + static_cast<std::int64_t>(meet.pos[base + m]))};
-          store_index(out.indices, l.index, first_out + m, reported_index(c, l.keys, dtype_traits<D>::is_float));
+          const candidate<K> c{meet.key[base + m], r0 + static_cast<std::int64_t>(meet.pos[base + m])};
+          store_index(out.indices, l.index, first_out + m, answer_index<D>(l, c));
           if (out.values) store_value(out.values, first_out + m, meet.value[base + m]);
         }
         __syncwarp();  // the warp's area is reused by its next item

@@ -15,15 +15,20 @@
 
 namespace argx::detail::gpu {
 
-/// Writes the answer of compact output o: winner c of the slice that starts at `slice`, to
-/// every output the layout maps o to. c.pos is a traversal index, or with Reported a
+/// The index reported for winner c: c.pos is a traversal index, or with Reported a
 /// position as reported (unordered walks).
+template <dtype D, bool Reported = false>
+__device__ __forceinline__ std::int64_t answer_index(const layout& l, candidate<dtype_key_t<D>> c) {
+  using K = dtype_key_t<D>;
+  return reported_index(candidate<K>{c.key, Reported ? c.pos : l.position_of(c.pos)}, l.keys, dtype_traits<D>::is_float);
+}
+
+/// Writes the answer of compact output o: winner c of the slice that starts at `slice`, to
+/// every output the layout maps o to. c.pos as for answer_index.
 template <dtype D, bool Reported = false>
 __device__ __forceinline__ void store_answer(const layout& l, const device_outputs& out, std::int64_t o,
                                              const dtype_bits_t<D>* slice, candidate<dtype_key_t<D>> c) {
-  using K = dtype_key_t<D>;
-  const std::int64_t index = reported_index(candidate<K>{c.key, Reported ? c.pos : l.position_of(c.pos)}, l.keys,
-                                            dtype_traits<D>::is_float);
+  const std::int64_t index = answer_index<D, Reported>(l, c);
   dtype_bits_t<D> value = 0;
   if (out.values) value = slice[Reported ? l.offset_of_position(c.pos) : l.element_offset(c.pos)];
   const std::int64_t first = l.output_of(o), copies = l.reps.count();
