@@ -116,9 +116,10 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
   const column_tiles<D, shuffled> tiling(l, tile_groups, warps_c);
   const std::int64_t per_outer = tiling.per_outer, tiles = tiling.count();
   const std::int64_t items = tiles * splits;
-  // Answers stored through shared memory (see below): one split, one row warp, outputs in
-  // compact order without replicas.
-  const bool staged = splits == 1 && row_warps == 1 && l.identity_outputs;
+  // Answers stored through shared memory (see below), with one row warp: one split and
+  // outputs in compact order without replicas (the answers), or splits meeting through
+  // atomic maxima (the candidates, at their outputs' slots).
+  const bool staged = row_warps == 1 && (splits == 1 ? l.identity_outputs : packed_meet);
   // The answer of column j of group `grp`: stored, or left for the meeting.
   auto finish_in = [&](const column_group<D>& grp, std::int64_t s, std::int64_t r0, int j, K key, unsigned rel) {
     if (j >= grp.cols) return;
@@ -190,8 +191,8 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
     if (staged) {
       // A warp's groups are consecutive, and so are their outputs: the warp's first row
       // lanes leave their candidates in its part of the meeting area, then every lane
-      // stores every 32nd output of the range, so that one store instruction writes 32
-      // neighbouring indices instead of 32 indices a group apart.
+      // stores (or offers to the atomic maximum) every 32nd output of the range, so that
+      // one instruction writes 32 neighbouring words instead of 32 words a group apart.
       const std::int64_t g0 = tiling.group(tile, wc * cols);  // the warp's first group (lane 0's)
       if (g0 >= 0) {
         const int base = warp * 32 * V;
@@ -208,12 +209,17 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
               const int m = static_cast<int>(grp.first - first_out) + j;
               meet.key[base + m] = key[j];
               meet.pos[base + m] = rel[j];
-              if (out.values) meet.value[base + m] = grp.col[j + l.element_offset(r0 + static_cast<std::int64_t>(rel[j]))];
+              if (splits == 1 && out.values)  // (split tiles: the last block reads the winners)
+                meet.value[base + m] = grp.col[j + l.element_offset(r0 + static_cast<std::int64_t>(rel[j]))];
             }
         __syncwarp();
         const int n = static_cast<int>(end_out - first_out);
         for (int m = lane; m < n; m += 32) {
           const candidate<K> c{meet.key[base + m], r0 + static_cast<std::int64_t>(meet.pos[base + m])};
+          if (splits > 1) {
+            atomicMax(ws.slots + first_out + m, pack_candidate(static_cast<std::uint32_t>(c.key), c.pos, ties_last));
+            continue;
+          }
           store_index(out.indices, l.index, first_out + m, answer_index<D>(l, c));
           if (out.values) store_value(out.values, first_out + m, meet.value[base + m]);
         }

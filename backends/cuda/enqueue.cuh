@@ -16,7 +16,7 @@ void fill_residency(residency& r) {
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, tune::threads, 0) == cudaSuccess && n > 0) into = n;
   };
   constexpr bool narrow = sizeof(dtype_bits_t<D>) <= 2;
-  query(reinterpret_cast<const void*>(tiny_rows_kernel<D>), r.tiny_rows);
+  query(reinterpret_cast<const void*>(tiny_kernel<D, true>), r.tiny_rows);
   query(reinterpret_cast<const void*>(windows_kernel<D, 4, true>), r.windows);
   query(reinterpret_cast<const void*>(runs_team_kernel<D, true>), r.runs_team);
   query(reinterpret_cast<const void*>(runs_block_kernel<D, true, false>), r.runs_block);
@@ -66,7 +66,10 @@ void enqueue(const launch_config& c, const layout& l, const device_outputs& out,
   const bool plain = l.plain();
   switch (c.kernel) {
     case kernel_kind::tiny_rows:
-      tiny_rows_kernel<D><<<grid, block, 0, stream>>>(l, out);
+      tiny_kernel<D, true><<<grid, block, 0, stream>>>(l, out);
+      break;
+    case kernel_kind::tiny_slices:
+      tiny_kernel<D, false><<<grid, block, 0, stream>>>(l, out);
       break;
     case kernel_kind::windows:  // plain reductions only (choose_launch)
       e::windows<D, true>(c, l, out, grid, block, stream);

@@ -1,7 +1,8 @@
 // Kernel level: the __global__ kernels alone, one per kernel family of launch.hpp and
-// compile-time variant, each giving its work-item loop (run_items, column_items,
-// element_items) its shared memory and its register budget: __launch_bounds__ from the
-// tuning of the architecture being compiled (tuning.hpp). Included by enqueue.cuh.
+// compile-time variant, each giving its work-item loop (tiny_items, run_items,
+// column_items, element_items) its shared memory and its register budget:
+// __launch_bounds__ from the tuning of the architecture being compiled (tuning.hpp).
+// Included by enqueue.cuh.
 #pragma once
 
 #include <cstdint>
@@ -9,14 +10,17 @@
 #include "column_items.cuh"
 #include "element_items.cuh"
 #include "run_items.cuh"
+#include "tiny_items.cuh"
 #include "tuning.hpp"
 
 namespace argx::detail::gpu {
 
-/// Slices of one run of a few elements, a thread each.
-template <dtype D>
-__global__ void __launch_bounds__(tune::threads) tiny_rows_kernel(const layout l, const device_outputs out) {
-  tiny_row_items<D>(l, out);
+/// Slices of a few elements, a thread each: one run (OneRun), or positions over any
+/// reduced axes at offsets the block tabulates.
+template <dtype D, bool OneRun>
+__global__ void __launch_bounds__(tune::threads) tiny_kernel(const layout l, const device_outputs out) {
+  __shared__ std::int64_t offsets[OneRun ? 1 : tune::compiled_arch::tiny_slice_max];
+  tiny_slice_items<D, OneRun>(l, out, offsets);
 }
 
 /// Slices of one short forward run held in registers, W slots a lane (plain reductions).

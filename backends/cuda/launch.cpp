@@ -62,6 +62,24 @@ void split_slices(launch_config& c, const layout& l, std::int64_t units, std::in
   }
 }
 
+// A thread a slice: waves of resident blocks, their threads taking slices in turn.
+template <class T>
+launch_config tiny_launch(const layout& l, const residency& r, const device_limits& d, kernel_kind kind) {
+  launch_config c;
+  c.threads = tune::threads;
+  c.kernel = kind;
+  const std::int64_t waves = static_cast<std::int64_t>(d.multiprocessors) * r.tiny_rows * T::tiny_rows_waves;
+  c.blocks = std::max<std::int64_t>(1, std::min(ceil_div(l.outputs, c.threads), waves));
+  return c;
+}
+
+// Slices of a few positions, and enough of them to give every multiprocessor threads.
+template <class T>
+bool tiny_slices_fill(const layout& l, const device_limits& d) {
+  return l.reduce <= T::tiny_slice_max &&
+         l.outputs >= static_cast<std::int64_t>(d.multiprocessors) * T::tiny_slice_min_outputs_per_sm;
+}
+
 template <class T>
 launch_config choose_runs(const layout& l, const residency& r, const device_limits& d) {
   const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
@@ -78,12 +96,10 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   c.run_slots = run_slots;  // the run kernels' (a stream's slots a run; long runs' pieces)
 
   // One run of a few elements per slice: a thread each.
-  if (l.ordered && runs == 1 && len <= T::tiny_row_max) {
-    c.kernel = kernel_kind::tiny_rows;
-    const std::int64_t waves = static_cast<std::int64_t>(d.multiprocessors) * r.tiny_rows * T::tiny_rows_waves;
-    c.blocks = std::max<std::int64_t>(1, std::min(ceil_div(l.outputs, c.threads), waves));
-    return c;
-  }
+  if (l.ordered && runs == 1 && len <= T::tiny_row_max) return tiny_launch<T>(l, r, d, kernel_kind::tiny_rows);
+
+  // A few positions a slice over several runs, and outputs enough for a thread each.
+  if (l.ordered && runs > 1 && tiny_slices_fill<T>(l, d)) return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
 
   // One short forward run per slice, plain keys: held in registers, window_loads loads a
   // lane in flight.
@@ -233,6 +249,7 @@ launch_config choose_columns(const layout& l, const residency& r, const device_l
 template <class T>
 launch_config choose_elements(const layout& l, const residency& r, const device_limits& d) {
   launch_config c;
+  if (l.ordered && tiny_slices_fill<T>(l, d)) return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
   c.threads = tune::threads;
   const std::int64_t per_lane = T::element_positions_per_lane;
   const int lanes_log2 = std::min(5, log2_ceil(ceil_div(l.reduce, per_lane)));
@@ -273,10 +290,11 @@ column_read_forced::~column_read_forced() { forced_column_read = -1; }
 
 std::string describe(const launch_config& c) {
   static const char* names[] = {"tiny_rows", "windows", "runs_team", "runs_block", "runs_unordered", "columns", "elements_team",
-                                "elements_block"};
+                                "elements_block", "tiny_slices"};
   std::string s = names[static_cast<int>(c.kernel)];
   switch (c.kernel) {
-    case kernel_kind::tiny_rows: break;
+    case kernel_kind::tiny_rows:
+    case kernel_kind::tiny_slices: break;
     case kernel_kind::windows:
       s += " lanes=" + std::to_string(1 << c.team_log2) + " slots=" + std::to_string(c.window_slots);
       break;

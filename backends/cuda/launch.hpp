@@ -24,7 +24,7 @@ struct device_limits {
 /// query fails, and are the device the plan tests assume; they are not the launch bounds'
 /// minima (tuning.hpp), which the compiled kernels may exceed.
 struct residency {
-  int windows = 3, runs_team = 4, runs_block = 3, columns = 2, elements = 4, tiny_rows = 8;
+  int windows = 3, runs_team = 4, runs_block = 3, columns = 2, elements = 4, tiny_rows = 8;  ///< tiny_rows: both tiny kinds
 };
 
 /// How the column kernel reads a row of a column group (16 bytes of neighbouring outputs).
@@ -52,6 +52,7 @@ enum class kernel_kind : std::uint8_t {
   columns,         ///< neighbouring outputs in one vector: a block per (column tile, split of the rows)
   elements_team,   ///< no unit stride: a team of lanes per slice, element by element
   elements_block,  ///< no unit stride: a block per (slice, split)
+  tiny_slices,     ///< slices of a few positions over any reduced axes: a thread each, element by element
 };
 
 /// Everything a launch needs, chosen by choose_launch.

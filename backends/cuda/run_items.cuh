@@ -17,34 +17,6 @@
 
 namespace argx::detail::gpu {
 
-// ---- tiny rows: slices of one run of a few elements, a thread each -------------------------------
-
-/// Each thread takes slices (rows of at most tune::tiny_row_max elements, forwards or
-/// backwards in memory) in turn: all of a row's elements loaded, then their keys compared
-/// in position order. Neighbouring threads take neighbouring rows, so a warp's loads of
-/// element j cover its rows' bytes together.
-template <dtype D>
-__device__ __forceinline__ void tiny_row_items(const layout& l, const device_outputs& out) {
-  using B = dtype_bits_t<D>;
-  using K = dtype_key_t<D>;
-  constexpr int max_len = tune::compiled_arch::tiny_row_max;
-  const int len = static_cast<int>(l.run_axis().extent);
-  const std::int64_t dir = l.run_dir;
-  const B* base = static_cast<const B*>(l.data);
-  const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t o = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; o < l.outputs; o += step) {
-    const B* slice = base + l.slice_offset(o);
-    B e[max_len];
-#pragma unroll
-    for (int j = 0; j < max_len; ++j) e[j] = j < len ? __ldg(slice + j * dir) : B(0);
-    auto best = position_best<K, int>::seeded(len, l.ties_last);
-#pragma unroll
-    for (int j = 0; j < max_len; ++j)
-      if (j < len) best.take(order_key<D>(e[j], l.keys), j, l.ties_last);
-    store_answer<D>(l, out, o, slice, candidate<K>{best.key, best.pos});
-  }
-}
-
 // ---- windows: slices of one short forward run, in registers ---------------------------------
 
 /// Each team takes window_loads / W slices at a time, all their loads in flight before any

@@ -92,9 +92,18 @@ struct sm90 {
   /// 0.22-0.97x the windows kernel's, median 0.43x (rows of 2 uint8 3.62 -> 0.79 ms).
   /// Compile-time: the loads are unrolled.
   static constexpr int tiny_row_max = 8;
-  /// Blocks of the tiny-row kernel: waves of its resident blocks (its threads take rows in
-  /// turn). Not swept.
+  /// Blocks of the tiny kernels: waves of their resident blocks (their threads take
+  /// slices in turn). Not swept.
   static constexpr int tiny_rows_waves = 4;
+  /// Slices of at most tiny_slice_max positions over several runs, or with no unit
+  /// stride, take a thread each too (tiny_slices), tiny_row_max loads issued at once,
+  /// when there are at least tiny_slice_min_outputs_per_sm outputs a multiprocessor
+  /// (fewer slices leave most lanes idle: a team each reads them sooner). The positions'
+  /// offsets are the same in every slice: a block tabulates them once (compile-time
+  /// size). Before, a team of lanes walked each slice as a stream of slots (a slot a run of
+  /// a few bytes) or an odometer element by element (NOTES v6.8).
+  static constexpr int tiny_slice_max = 64;
+  static constexpr std::int64_t tiny_slice_min_outputs_per_sm = 256;
 
   /// Window kernel: slots a lane holds, W, from a sweep of row lengths (NOTES v5): rows of
   /// <= 2 slots W = 2 (16M x 8: 167 us vs 199 with 4), up to 32 slots W = 4 (4M x 32: 157

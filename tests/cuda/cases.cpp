@@ -62,6 +62,13 @@ std::vector<shape_case> cases() {
   cs.push_back({"dims 0 and 2, few long slices", {200, 3, 3001}, {0, 2}});
   cs.push_back({"dims 0 and 2, long slices", {300, 40, 70}, {0, 2}});
   cs.push_back({"dims 1 and 3", {5, 40, 6, 35}, {1, 3}});
+  // a few positions a slice over several runs, or with no unit stride: a thread each,
+  // batches of 8 loads (positions 7 and 8 in different batches), the block's offset table
+  // full at 64 positions
+  cs.push_back({"dims 0 and 2, tiny slices", {3, 36000, 5}, {0, 2}});
+  cs.push_back({"dims 0 and 2, tiny slices of 64 positions", {2, 34000, 32}, {0, 2}});
+  cs.push_back({"dims 0 and 2, tiny slices of a reversed outer dim", {4, 35000, 3}, {0, 2}, v::flip_first});
+  cs.push_back({"every other element of short rows (tiny slices)", {40000, 12}, {1}, v::step_last});
   cs.push_back({"flat with a reversed outer dim (runs forwards)", {70, 999}, {}, v::flip_first});
   cs.push_back({"flat with a reversed last dim (runs backwards)", {50, 999}, {}, v::flip_last});
   cs.push_back({"dims 0 and 1, last reversed", {40, 300}, {0, 1}, v::flip_last});
@@ -111,7 +118,7 @@ const std::vector<std::string>& kernel_paths() {
       "runs_team lanes=2-16 short", "runs_team lanes=32", "runs_team lanes=32 short", "runs_block", "runs_block split",
       "runs_block short split", "columns aligned", "columns shifted", "columns shifted packed",
       "columns shifted packed atomic", "columns shifted atomic", "columns aligned partials", "columns shifted partials",
-      "runs_unordered split", "runs_unordered short split", "elements_team", "elements_block split"};
+      "runs_unordered split", "runs_unordered short split", "elements_team", "elements_block split", "tiny_slices"};
   return all;
 }
 

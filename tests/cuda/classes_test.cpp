@@ -55,8 +55,10 @@ TEST_CASE("classes: all 16 option combinations on every path (float32, bfloat16)
 TEST_CASE("classes: ties and NaN exactly at the split points the launch chose") {
   // Two equal maxima on either side of each boundary between two blocks' shares.
   for (dtype t : {dtype::f32, dtype::f16, dtype::u8, dtype::f64}) {
+    // The last: tiles of many column groups, one row warp, splits meeting through atomic
+    // maxima offered through shared memory (float32).
     for (argx::shape e : {argx::shape{(3 << 20) + 5}, argx::shape{3, 1 << 20}, argx::shape{1, 20000, 64},
-                          argx::shape{1, 20000, 129}}) {
+                          argx::shape{1, 20000, 129}, argx::shape{1, 3000, 1100}}) {
       if (quick() && e.size() != 3) continue;
       const bool strided = e.size() == 3;
       const argx::spec s = spec_variant(0, strided ? argx::dim_list{1} : e.size() == 2 ? argx::dim_list{1} : argx::dim_list{});
@@ -111,6 +113,7 @@ TEST_CASE("classes: slices made only of the value every running best starts from
       {{3000, 8}, {1}},       // short rows held in registers, 2..8 vectors a lane
       {{3000, 32}, {1}},
       {{300, 256}, {1}},
+      {{3, 34000, 5}, {0, 2}},  // tiny slices: a thread each, over several runs
       {{1024}, {}},           // flat in one warp
       {{(1 << 20) + 3}, {}},  // flat, blocks meeting in one launch
   };

@@ -20,7 +20,8 @@ using hopper_tuning = tune::for_arch<90>;  // what choose_launch uses on the dev
 // 16-byte loads a thread of each kernel keeps in flight.
 int loads_per_thread(const launch_config& c, argx::dtype t) {
   switch (c.kernel) {
-    case kernel_kind::tiny_rows: return 0;  // element by element: not sized by this rule
+    case kernel_kind::tiny_rows:
+    case kernel_kind::tiny_slices: return 0;  // element by element: not sized by this rule
     case kernel_kind::windows: return hopper_tuning::window_loads;
     case kernel_kind::runs_team:
     case kernel_kind::runs_block:
@@ -38,7 +39,8 @@ std::int64_t wave_fill_pct(std::int64_t blocks, std::int64_t wave) { return 100 
 
 int resident_blocks(const launch_config& c, const residency& r) {
   switch (c.kernel) {
-    case kernel_kind::tiny_rows: return r.tiny_rows;
+    case kernel_kind::tiny_rows:
+    case kernel_kind::tiny_slices: return r.tiny_rows;
     case kernel_kind::windows: return r.windows;
     case kernel_kind::runs_team: return r.runs_team;
     case kernel_kind::runs_block:
