@@ -222,6 +222,12 @@ launch_config columns_with(const layout& l, const residency& r, const device_lim
 template <class T>
 launch_config choose_columns(const layout& l, const residency& r, const device_limits& d) {
   const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
+  // Few rows of narrow column groups, and outputs enough for a thread each: a lane's
+  // 16-byte window a row would hold a few useful bytes; a warp of threads reading one row
+  // element each reads 32 neighbouring outputs' bytes.
+  if (l.ordered && l.reduce <= T::tiny_column_max_rows && l.column_axis().extent * elem < T::tiny_column_group_bytes &&
+      tiny_slices_fill<T>(l, d))
+    return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
   const bool aligned =
       aligned16(l.data) && strides_aligned(l.kept, elem, l.kept.n - 1) && strides_aligned(l.red, elem, -1);
   if (forced_column_read >= 0 && (aligned || forced_column_read != static_cast<int>(column_read::aligned)))

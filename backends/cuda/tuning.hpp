@@ -104,6 +104,15 @@ struct sm90 {
   /// a few bytes) or an odometer element by element (NOTES v6.8).
   static constexpr int tiny_slice_max = 64;
   static constexpr std::int64_t tiny_slice_min_outputs_per_sm = 256;
+  /// Column reductions of at most tiny_column_max_rows rows (two batches of loads) whose
+  /// column groups hold fewer than tiny_column_group_bytes take the same kernel, a thread
+  /// an output. NOTES v6.8 (H100 sweep, against the column kernel): groups under 64 bytes,
+  /// 0.38-0.94x the time (uint8 dim 2 of a transposed 2 x 2 x 8 x 3000709 0.38x, int32 dim 2
+  /// of 580477 x 5 x 3 x 4 x 2 0.43x) but int8 dim 1 of 6568762 x 32 x 5 (32 rows) 1.15x;
+  /// any width: wide aligned or packed 2-byte groups 1.3-2.5x (uint16 dim 1 of
+  /// 8191 x 15 x 2048 1.53x).
+  static constexpr std::int64_t tiny_column_max_rows = 16;
+  static constexpr std::int64_t tiny_column_group_bytes = 64;
 
   /// Window kernel: slots a lane holds, W, from a sweep of row lengths (NOTES v5): rows of
   /// <= 2 slots W = 2 (16M x 8: 167 us vs 199 with 4), up to 32 slots W = 4 (4M x 32: 157

@@ -69,6 +69,10 @@ std::vector<shape_case> cases() {
   cs.push_back({"dims 0 and 2, tiny slices of 64 positions", {2, 34000, 32}, {0, 2}});
   cs.push_back({"dims 0 and 2, tiny slices of a reversed outer dim", {4, 35000, 3}, {0, 2}, v::flip_first});
   cs.push_back({"every other element of short rows (tiny slices)", {40000, 12}, {1}, v::step_last});
+  // few rows of narrow column groups: a thread an output (tiny slices)
+  cs.push_back({"few rows of narrow columns (tiny slices)", {12000, 8, 3}, {1}});
+  cs.push_back({"few rows of narrow reversed columns (tiny slices)", {12000, 6, 3}, {1}, v::flip_last});
+  cs.push_back({"few rows of narrow columns starting past a boundary (tiny slices)", {12000, 5, 4}, {1}, v::skip_first});
   cs.push_back({"flat with a reversed outer dim (runs forwards)", {70, 999}, {}, v::flip_first});
   cs.push_back({"flat with a reversed last dim (runs backwards)", {50, 999}, {}, v::flip_last});
   cs.push_back({"dims 0 and 1, last reversed", {40, 300}, {0, 1}, v::flip_last});
