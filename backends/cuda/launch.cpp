@@ -98,8 +98,10 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   // One run of a few elements per slice: a thread each.
   if (l.ordered && runs == 1 && len <= T::tiny_row_max) return tiny_launch<T>(l, r, d, kernel_kind::tiny_rows);
 
-  // A few positions a slice over several runs, and outputs enough for a thread each.
-  if (l.ordered && runs > 1 && tiny_slices_fill<T>(l, d)) return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
+  // A few positions a slice over several runs, or one short run, and outputs enough for a
+  // thread each.
+  if (l.ordered && (runs > 1 || len <= T::tiny_row_slice_max) && tiny_slices_fill<T>(l, d))
+    return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
 
   // One short forward run per slice, plain keys: held in registers, window_loads loads a
   // lane in flight.

@@ -69,6 +69,11 @@ std::vector<shape_case> cases() {
   cs.push_back({"dims 0 and 2, tiny slices of 64 positions", {2, 34000, 32}, {0, 2}});
   cs.push_back({"dims 0 and 2, tiny slices of a reversed outer dim", {4, 35000, 3}, {0, 2}, v::flip_first});
   cs.push_back({"every other element of short rows (tiny slices)", {40000, 12}, {1}, v::step_last});
+  // rows of 9 to 24 elements, many of them: a thread a row (tiny slices)
+  cs.push_back({"rows of 13, many (tiny slices)", {36000, 13}, {1}});
+  cs.push_back({"rows of 24, many (tiny slices)", {34000, 24}, {1}});
+  cs.push_back({"reversed rows of 11, many (tiny slices)", {35000, 11}, {1}, v::flip_last});
+  cs.push_back({"rows of 17 starting at every alignment, many (tiny slices)", {34000, 18}, {1}, v::skip_first});
   // few rows of narrow column groups: a thread an output (tiny slices)
   cs.push_back({"few rows of narrow columns (tiny slices)", {12000, 8, 3}, {1}});
   cs.push_back({"few rows of narrow reversed columns (tiny slices)", {12000, 6, 3}, {1}, v::flip_last});
