@@ -256,8 +256,8 @@ launch_config choose_columns(const layout& l, const residency& r, const device_l
 
 template <class T>
 launch_config choose_elements(const layout& l, const residency& r, const device_limits& d) {
-  launch_config c;
   if (l.ordered && tiny_slices_fill<T>(l, d)) return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
+  launch_config c;
   c.threads = tune::threads;
   const std::int64_t per_lane = T::element_positions_per_lane;
   const int lanes_log2 = std::min(5, log2_ceil(ceil_div(l.reduce, per_lane)));

@@ -1,8 +1,9 @@
 // Work-item level of the tiny kernels: slices of a few elements, a thread each, read
 // element by element (a 16-byte window, a team or an odometer a slice would cost more than
-// the slice's bytes). Used for one short run a slice (tiny rows) and for a few positions
-// over any reduced axes (tiny slices: several short runs, or no unit stride). The
-// __global__ entries are in kernels.cuh.
+// the slice's bytes). Used for one run of at most 8 elements a slice (tiny rows) and for a
+// few positions in any layout (tiny slices: several short runs, rows of up to 24 elements,
+// no unit stride, or few rows of narrow columns; launch.cpp says which). The __global__
+// entries are in kernels.cuh.
 #pragma once
 
 #include <cstdint>
