@@ -73,10 +73,11 @@ launch_config tiny_launch(const layout& l, const residency& r, const device_limi
   return c;
 }
 
-// Slices of a few positions, and enough of them to give every multiprocessor threads.
+// Slices of a few positions in traversal order (the kernel compares them in that order),
+// and enough of them to give every multiprocessor threads.
 template <class T>
 bool tiny_slices_fill(const layout& l, const device_limits& d) {
-  return l.reduce <= T::tiny_slice_max &&
+  return l.ordered && l.reduce <= T::tiny_slice_max &&
          l.outputs >= static_cast<std::int64_t>(d.multiprocessors) * T::tiny_slice_min_outputs_per_sm;
 }
 
@@ -100,7 +101,7 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
 
   // A few positions a slice over several runs, or one short run, and outputs enough for a
   // thread each.
-  if (l.ordered && (runs > 1 || len <= T::tiny_row_slice_max) && tiny_slices_fill<T>(l, d))
+  if ((runs > 1 || len <= T::tiny_row_slice_max) && tiny_slices_fill<T>(l, d))
     return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
 
   // One short forward run per slice, plain keys: held in registers, window_loads loads a
@@ -227,7 +228,7 @@ launch_config choose_columns(const layout& l, const residency& r, const device_l
   // Few rows of narrow column groups, and outputs enough for a thread each: a lane's
   // 16-byte window a row would hold a few useful bytes; a warp of threads reading one row
   // element each reads 32 neighbouring outputs' bytes.
-  if (l.ordered && l.reduce <= T::tiny_column_max_rows && l.column_axis().extent * elem < T::tiny_column_group_bytes &&
+  if (l.reduce <= T::tiny_column_max_rows && l.column_axis().extent * elem < T::tiny_column_group_bytes &&
       tiny_slices_fill<T>(l, d))
     return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
   const bool aligned =
@@ -256,7 +257,7 @@ launch_config choose_columns(const layout& l, const residency& r, const device_l
 
 template <class T>
 launch_config choose_elements(const layout& l, const residency& r, const device_limits& d) {
-  if (l.ordered && tiny_slices_fill<T>(l, d)) return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
+  if (tiny_slices_fill<T>(l, d)) return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
   launch_config c;
   c.threads = tune::threads;
   const std::int64_t per_lane = T::element_positions_per_lane;

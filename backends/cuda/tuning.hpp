@@ -112,12 +112,12 @@ struct sm90 {
   /// any width: wide aligned or packed 2-byte groups 1.3-2.5x (uint16 dim 1 of
   /// 8191 x 15 x 2048 1.53x).
   static constexpr std::int64_t tiny_column_max_rows = 16;
+  static constexpr std::int64_t tiny_column_group_bytes = 64;
   /// Rows (one run a slice) of up to tiny_row_slice_max elements (three batches) take it as
   /// well, instead of the window kernel. NOTES v6.8 (H100 sweep, two variants): rows of 9-23
   /// elements 0.70-1.00x the time (uint32 rows of 19 0.70x, uint16 rows of 9 0.75x, uint64
   /// rows of 11 0.78x), rows of 31-32 1.12-1.23x (float32 rows of 32 1.23x).
   static constexpr std::int64_t tiny_row_slice_max = 24;
-  static constexpr std::int64_t tiny_column_group_bytes = 64;
 
   /// Window kernel: slots a lane holds, W, from a sweep of row lengths (NOTES v5): rows of
   /// <= 2 slots W = 2 (16M x 8: 167 us vs 199 with 4), up to 32 slots W = 4 (4M x 32: 157
