@@ -55,6 +55,15 @@ __global__ void move_ceiling(const uint4* __restrict__ p, std::size_t n16, uint4
 
 __global__ void empty_kernel() {}
 
+/// Keeps one thread busy for about `ns` nanoseconds: work queued behind it starts only
+/// when it ends, so the host's part of a call is hidden (timer::queued_ms).
+__global__ void spin_kernel(unsigned long long ns) {
+  unsigned long long start = 0, now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  while (now - start < ns);
+}
+
 __device__ inline std::uint32_t mix(std::uint64_t x) {
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdull;
@@ -116,6 +125,35 @@ struct timer {
     }
     std::sort(ms.begin(), ms.end());
     return ms[ms.size() / 2];
+  }
+
+  /// What a call costs the GPU and the host apart, medians over `reps`: the events around
+  /// it are queued behind a 100 us spin, so the call's host work is done before its GPU
+  /// work may start (gpu_ms: the GPU's time from the call's first work to its last), and
+  /// host_us is the wall time the call took to return.
+  struct split_cost {
+    double gpu_ms = 0, host_us = 0;
+  };
+  split_cost queued(const std::function<void()>& op, int reps = 30) {
+    for (int i = 0; i < 5; ++i) op();
+    check(cudaStreamSynchronize(stream), "warm-up");
+    std::vector<float> ms;
+    std::vector<double> us;
+    for (int i = 0; i < reps; ++i) {
+      spin_kernel<<<1, 1, 0, stream>>>(100000);
+      check(cudaEventRecord(a, stream), "event");
+      const auto t0 = std::chrono::steady_clock::now();
+      op();
+      us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+      check(cudaEventRecord(b, stream), "event");
+      check(cudaEventSynchronize(b), "event sync");
+      float t = 0;
+      check(cudaEventElapsedTime(&t, a, b), "elapsed");
+      ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    std::sort(us.begin(), us.end());
+    return {ms[ms.size() / 2], us[us.size() / 2]};
   }
 };
 

@@ -6,7 +6,9 @@
 //     many bytes as its int64 index output;
 //   - argx::cuda on the view (default spec: int64 indices, NaN propagates, first tie);
 // and checks argx::cuda's indices against argx::thrust's. Small cases (under 1 MiB) are
-// also timed against an empty kernel launch. torch is timed on the same views by
+// also timed against an empty kernel launch. Cases under 64 MiB and the empty launch are
+// also timed queued behind a spin kernel, which splits a call's cost into the GPU's part
+// and the host's (timer::queued). torch is timed on the same views by
 // sweep_report.py, which reads this program's JSON.
 //
 //   gpu_sweep [--cases N] [--small N] [--seed S] [--out FILE.json] [--only ID]
@@ -64,6 +66,18 @@ bool run_case(run_state& st, const argx::sweep::sweep_case& c, bool small, bool 
     argx_bench::move_ceiling<<<st.ceiling_blocks, 256, 0, st.stream>>>(static_cast<const uint4*>(st.buffer), n16,
                                                                         reinterpret_cast<uint4*>(st.other), w16, st.sink);
   });
+  // Inputs under 64 MiB, whose time a call's fixed costs weigh on: the GPU's part and the
+  // host's part of the call, and the ceiling's GPU time (queued behind a spin).
+  std::string split;
+  if (c.bytes() < (std::int64_t(64) << 20)) {
+    const auto call = st.tm.queued([&] { argx::reduce(argx::cuda.on(st.stream), c.op, x, out, nullptr, s); });
+    const auto roof = st.tm.queued([&] {
+      argx_bench::move_ceiling<<<st.ceiling_blocks, 256, 0, st.stream>>>(static_cast<const uint4*>(st.buffer), n16,
+                                                                          reinterpret_cast<uint4*>(st.other), w16, st.sink);
+    });
+    split = ", \"argx::cuda gpu\": " + std::to_string(call.gpu_ms) + ", \"argx::cuda host_us\": " +
+            std::to_string(call.host_us) + ", \"ceiling gpu\": " + std::to_string(roof.gpu_ms);
+  }
   argx::reduce(argx::thrust.on(st.stream), c.op, x, out2, nullptr, s);
   check(cudaStreamSynchronize(st.stream), "thrust");
   const std::size_t n = static_cast<std::size_t>(c.outputs());
@@ -84,7 +98,7 @@ bool run_case(run_state& st, const argx::sweep::sweep_case& c, bool small, bool 
           ", \"span\": " + std::to_string(c.span) + ", \"bytes\": " + std::to_string(c.bytes()) +
           ", \"outputs\": " + std::to_string(c.outputs()) + ", \"plan\": \"" + argx::detail::to_string(p.kind) +
           "\", \"launch\": \"" + launch + "\", \"agree\": " + (agree ? "true" : "false") +
-          ", \"ms\": {\"argx::cuda\": " + std::to_string(argx_ms) + ", \"ceiling\": " + std::to_string(ceiling_ms) + "}}";
+          ", \"ms\": {\"argx::cuda\": " + std::to_string(argx_ms) + ", \"ceiling\": " + std::to_string(ceiling_ms) + split + "}}";
   return agree;
 }
 
@@ -134,6 +148,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   const double empty_ms = st.tm.median_ms([&] { argx_bench::empty_kernel<<<1, 1, 0, st.stream>>>(); }, 20);
+  const auto empty_split = st.tm.queued([&] { argx_bench::empty_kernel<<<1, 1, 0, st.stream>>>(); });
   const std::size_t gib16 = (std::size_t(1) << 30) / 16;
   const double ceiling_gib_ms = st.tm.median_ms([&] {
     argx_bench::move_ceiling<<<st.ceiling_blocks, 256, 0, st.stream>>>(static_cast<const uint4*>(st.buffer), gib16,
@@ -160,7 +175,8 @@ int main(int argc, char** argv) {
   const double empty_after_ms = st.tm.median_ms([&] { argx_bench::empty_kernel<<<1, 1, 0, st.stream>>>(); }, 20);
   std::string doc = "{\n  \"device\": \"" + std::string(prop.name) + "\",\n  \"multiprocessors\": " +
                     std::to_string(prop.multiProcessorCount) + ",\n  \"seed\": " + std::to_string(seed) +
-                    ",\n  \"empty_launch_ms\": " + std::to_string(empty_ms) + ",\n  \"empty_launch_after_ms\": " +
+                    ",\n  \"empty_launch_ms\": " + std::to_string(empty_ms) + ",\n  \"empty_launch_gpu_ms\": " + std::to_string(empty_split.gpu_ms) +
+                    ",\n  \"empty_launch_host_us\": " + std::to_string(empty_split.host_us) + ",\n  \"empty_launch_after_ms\": " +
                     std::to_string(empty_after_ms) + ",\n  \"ceiling_1GiB_ms\": " + std::to_string(ceiling_gib_ms) +
                     ",\n  \"mismatches\": " + std::to_string(mismatches) + ",\n  \"failures\": " +
                     std::to_string(failures) + ",\n  \"cases\": " + json + "\n  ]\n}\n";

@@ -3,7 +3,10 @@
 
 Prints the distribution of after/before time ratios (and the read ceiling's own ratio, the
 run-to-run noise), the share of the ceiling at >= 16 MiB before and after, and the cases
-whose launch changed or whose time moved most, grouped by the launch kind after.
+whose launch changed or whose time moved most, grouped by the launch kind after. Cases under
+64 MiB also have the GPU's part of each call (timed queued behind a spin, so the host's part
+and its jitter are left out): the GPU-time ratios of the cases whose launch changed, and of
+those whose launch did not (their noise), are listed too.
 
   python3 sweep_compare.py before.json after.json [--md OUT.md]
 """
@@ -66,6 +69,19 @@ def main():
         say(f"  {i:6d} {a['dtype']:8s} {a['kind']:7s} {str(a['extents']):30s} dims {a['dims']} "
             f"{b['ms']['argx::cuda'] * 1e3:9.1f} -> {a['ms']['argx::cuda'] * 1e3:9.1f} us "
             f"({a['ms']['argx::cuda'] / b['ms']['argx::cuda']:.2f}x)  {kind(b['launch'])} -> {kind(a['launch'])}")
+    queued = [i for i in ids if "argx::cuda gpu" in before[i]["ms"] and "argx::cuda gpu" in after[i]["ms"]]
+    if queued:
+        gpu = {i: after[i]["ms"]["argx::cuda gpu"] / before[i]["ms"]["argx::cuda gpu"] for i in queued}
+        same = [gpu[i] for i in queued if before[i]["launch"] == after[i]["launch"]]
+        changed = sorted((i for i in queued if before[i]["launch"] != after[i]["launch"]), key=lambda i: gpu[i])
+        say("")
+        say(f"GPU part of the call (cases under 64 MiB): same launch ({len(same)} cases, the noise) after / before "
+            f"p10 {q(same, .1):.3f}, median {q(same, .5):.3f}, p90 {q(same, .9):.3f}; launch changed: {len(changed)} cases")
+        for i in changed:
+            a, b = after[i], before[i]
+            say(f"  {i:6d} {a['dtype']:8s} {str(a['extents']):30s} dims {a['dims']} GPU "
+                f"{b['ms']['argx::cuda gpu'] * 1e3:7.1f} -> {a['ms']['argx::cuda gpu'] * 1e3:7.1f} us ({gpu[i]:.2f}x)  "
+                f"{b['launch']} -> {a['launch']}")
     text = "\n".join(lines)
     print(text)
     if md:
