@@ -349,22 +349,27 @@ __device__ __forceinline__ unsigned key_matches(const vec<D>& x, dtype_key_t<D> 
   return mask;
 }
 
-/// The element among [lo, hi) (element indices) of x whose key is `key`: the first, or the
-/// last with `last`; -1 when none holds it.
+/// The elements among [lo, hi) (element indices) of x whose key is `key`, a bit each.
+template <dtype D>
+__device__ __forceinline__ unsigned vec_key_mask(const vec<D>& x, dtype_key_t<D> key, key_params kp, int lo, int hi) {
+  const unsigned range = ((1u << hi) - 1u) & ~((1u << lo) - 1u);
+  if constexpr (packed_find<D>) {
+    if (!kp.abs) return key_matches<D>(x, key, kp) & range;
+  }
+  unsigned m = 0;
+#pragma unroll
+  for (int j = 0; j < vec_elems<D>; ++j)
+    if (order_key<D>(x.at(j), kp) == key) m |= 1u << j;
+  return m & range;
+}
+
+/// The element among [lo, hi) of x whose key is `key`: the first, or the last with `last`;
+/// -1 when none holds it.
 template <dtype D>
 __device__ __forceinline__ int vec_find_key_in(const vec<D>& x, dtype_key_t<D> key, key_params kp, int lo, int hi,
                                                 bool last) {
-  if constexpr (packed_find<D>) {
-    if (!kp.abs) {
-      const unsigned m = key_matches<D>(x, key, kp) & ((1u << hi) - 1u) & ~((1u << lo) - 1u);
-      return last ? 31 - __clz(m) : __ffs(m) - 1;  // -1 when none
-    }
-  }
-  int found = -1;
-#pragma unroll
-  for (int j = 0; j < vec_elems<D>; ++j)
-    if (j >= lo && j < hi && order_key<D>(x.at(j), kp) == key && (last || found < 0)) found = j;
-  return found;
+  const unsigned m = vec_key_mask<D>(x, key, kp, lo, hi);
+  return last ? 31 - __clz(m) : __ffs(m) - 1;  // -1 when none
 }
 
 /// The aligned 16-byte vector at p, of which only the bytes in [begin, end) (the tensor's

@@ -81,7 +81,11 @@ void enqueue(const launch_config& c, const layout& l, const device_outputs& out,
         runs_team_kernel<D, false><<<grid, block, 0, stream>>>(l, out, c.team_log2, c.run_stream, c.run_slots);
       break;
     case kernel_kind::runs_unordered:
-      if (plain)
+      if (l.dense && plain)  // one long run (choose_launch: never a stream of short ones)
+        runs_dense_kernel<D, true><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_slots);
+      else if (l.dense)
+        runs_dense_kernel<D, false><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_slots);
+      else if (plain)
         runs_unordered_kernel<D, true><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_stream, c.run_slots);
       else
         runs_unordered_kernel<D, false><<<grid, block, 0, stream>>>(l, out, ws, c.splits, c.chunk, c.run_stream, c.run_slots);

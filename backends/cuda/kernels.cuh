@@ -51,7 +51,8 @@ __global__ void __launch_bounds__(tune::threads, Short ? tune::compiled_arch::ru
 }
 
 /// The same for unordered walks, long and short runs in one kernel (choose_launch sends
-/// them here whatever their size).
+/// them here whatever their size). Dense slices (one long run in memory order) have their
+/// own kernel: their per-slot search would weigh on the others' loop.
 template <dtype D, bool Plain>
 __global__ void __launch_bounds__(tune::threads)
     runs_unordered_kernel(const layout l, const device_outputs out, const workspace_ptrs ws, const std::int64_t splits,
@@ -62,6 +63,13 @@ __global__ void __launch_bounds__(tune::threads)
     run_block_items<D, Plain, true, walk>(l, out, ws, splits, chunk, slots_per_run, meet);
   else
     run_block_items<D, Plain, false, walk>(l, out, ws, splits, chunk, slots_per_run, meet);
+}
+template <dtype D, bool Plain>
+__global__ void __launch_bounds__(tune::threads)
+    runs_dense_kernel(const layout l, const device_outputs out, const workspace_ptrs ws, const std::int64_t splits,
+                      const std::int64_t chunk, const std::int64_t slots_per_run) {
+  __shared__ block_meeting<dtype_key_t<D>> meet;
+  run_block_items<D, Plain, false, unordered_walk<D, Plain, true>>(l, out, ws, splits, chunk, slots_per_run, meet);
 }
 
 /// Columns of neighbouring outputs, a block per (column tile, split of the rows): Packed

@@ -84,11 +84,11 @@ bool tiny_slices_fill(const layout& l, const device_limits& d) {
 template <class T>
 launch_config choose_runs(const layout& l, const residency& r, const device_limits& d) {
   const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
-  const std::int64_t len = l.run_axis().extent, runs = l.reduce / len, run_bytes = len * elem;
+  const std::int64_t len = l.run_length(), runs = l.reduce / len, run_bytes = len * elem;
   // Slots (aligned vectors) a run can touch: exact when every run starts on a boundary,
   // else as many as a run starting at the last element of a vector touches.
   const bool whole = aligned16(l.data) && l.run_dir > 0 && run_bytes % 16 == 0 &&
-                     strides_aligned(l.red, elem, l.red.n - 1) && strides_aligned(l.kept, elem, -1);
+                     (runs == 1 || strides_aligned(l.red, elem, l.red.n - 1)) && strides_aligned(l.kept, elem, -1);
   const std::int64_t run_slots = whole ? run_bytes / 16 : (run_bytes + 31 - elem) / 16;
   const std::int64_t slice_slots = runs * run_slots;
   const std::int64_t resident_threads = static_cast<std::int64_t>(d.multiprocessors) * d.max_threads_per_multiprocessor;
@@ -121,7 +121,15 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   const int team_log2 = std::min(5, log2_ceil(ceil_div(slice_slots, T::team_slots_per_lane)));
   const bool teams_fill = l.outputs * (std::int64_t(1) << team_log2) >= resident_threads;
   const bool warp_covers = slice_slots <= 32 * T::team_slots_per_lane;
-  if (l.ordered && l.reduce <= int32_max && (teams_fill || warp_covers)) {
+  // Slices a warp walks in a few batches, and enough of them for the warps' loads alone
+  // to keep the memory busy: a block a slice would run wave after wave of blocks, each
+  // paying its block-wide meeting for a few loads a thread. One run, or short runs that a
+  // warp streams: a warp walks longer runs one at a time, each a batch of its own.
+  const bool warp_streams = runs == 1 || run_slots <= T::stream_max_slots_per_lane * 32;
+  const bool warps_suffice = warp_streams && slice_slots <= 32 * T::team_max_slots_per_lane &&
+                             l.outputs * 32 * 2 * T::run_unroll * 16 >=
+                                 static_cast<std::int64_t>(d.multiprocessors) * T::bytes_in_flight_per_sm;
+  if (l.ordered && l.reduce <= int32_max && (teams_fill || warp_covers || warps_suffice)) {
     c.kernel = kernel_kind::runs_team;
     c.team_log2 = team_log2;
     c.run_stream = run_slots <= T::stream_max_slots_per_lane << team_log2;
@@ -201,6 +209,9 @@ launch_config columns_with(const layout& l, const residency& r, const device_lim
                                     static_cast<std::int64_t>(std::sqrt(static_cast<double>(rows) /
                                                                         T::column_rows_per_split_squared))}));
   std::int64_t splits = std::min(std::max<std::int64_t>(1, target / tiles), most);
+  // Tiles that fit one wave, each thread's rows one batch of loads: every load of the
+  // launch is in flight at once already, and splits would only add their meeting.
+  if (tiles <= target && ceil_div(rows, row_lanes) <= T::column_unroll) splits = 1;
   auto fill_pct = [&](std::int64_t s) { return 100 * tiles * s / (ceil_div(tiles * s, target) * target); };
   while (tiles * splits > target && fill_pct(splits) < T::column_min_wave_fill_pct && 2 * splits <= most &&
          rows / (2 * splits * row_lanes) >= T::column_wave_fill_min_rows)

@@ -1,6 +1,8 @@
 // make_layout: a plan rewritten for the GPU's walks (see layout.hpp).
 #include "layout.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include "tuning.hpp"
@@ -39,6 +41,39 @@ bool row_major_weights(const axis_list& l) {
   return true;
 }
 
+// Whether the axes tile one block of memory (each |stride| the product of the extents of
+// the axes with smaller strides, the smallest 1) that their order walks other than as
+// runs of at least tune::dense_min_run_bytes: the unit-stride axis is not last, or it is
+// short. Such a slice is better read in memory order, as one run.
+bool dense_in_other_order(const axis_list& a, std::int64_t elem_bytes) {
+  if (a.n < 2) return false;
+  axis_list sorted = a;
+  std::sort(sorted.at, sorted.at + sorted.n,
+            [](const axis& x, const axis& y) { return std::abs(x.stride) > std::abs(y.stride); });
+  std::int64_t block = 1;
+  for (int d = sorted.n - 1; d >= 0; --d) {
+    if (std::abs(sorted.at[d].stride) != block) return false;
+    block *= sorted.at[d].extent;
+  }
+  const axis& last = a.at[a.n - 1];
+  return std::abs(last.stride) != 1 || last.extent * elem_bytes < tune::dense_min_run_bytes;
+}
+
+// Rewrites a dense list (above) into memory order: axes by falling stride, each turned to
+// run forwards (its positions counted from the other end: pos_bias and a negated weight),
+// so that traversal index t is the element's offset from the block's lowest address.
+void to_memory_order(axis_list& a, std::int64_t& shift, std::int64_t& pos_bias) {
+  for (int d = 0; d < a.n; ++d) {
+    axis& x = a.at[d];
+    if (x.stride > 0) continue;
+    shift += (x.extent - 1) * x.stride;
+    pos_bias += (x.extent - 1) * x.weight;
+    x.stride = -x.stride;
+    x.weight = -x.weight;
+  }
+  std::sort(a.at, a.at + a.n, [](const axis& x, const axis& y) { return x.stride > y.stride; });
+}
+
 std::string list_text(const axis_list& l) {
   std::string s = "[";
   for (int d = 0; d < l.n; ++d)
@@ -74,6 +109,7 @@ layout make_layout(const plan& p) {
     }
     w *= n;
   }
+  l.pos_base = l.pos_bias;
   bool backwards = red.n > 0;
   for (int d = 0; d < red.n; ++d) backwards = backwards && red.at[d].stride < 0;
   if (backwards) {  // walk every reduced axis forwards: positions then fall as t rises
@@ -93,9 +129,14 @@ layout make_layout(const plan& p) {
   l.view_ties_last = p.ties_last;
   // Only slices long enough for a block each (the unordered walk's only kernel) are walked
   // that way; shorter ones go element by element in order.
+  const std::int64_t elem_bytes = static_cast<std::int64_t>(size_of(p.type));
+  const bool long_slice = red.count() * elem_bytes >= tune::unordered_min_bytes;
   const std::int64_t last_stride = red.at[red.n - 1].stride;
-  if (last_stride != 1 && last_stride != -1 &&
-      red.count() * static_cast<std::int64_t>(size_of(p.type)) >= tune::unordered_min_bytes) {
+  if (long_slice && dense_in_other_order(red, elem_bytes)) {
+    to_memory_order(red, shift, l.pos_bias);
+    l.dense = true;
+    l.ordered = false;
+  } else if (last_stride != 1 && last_stride != -1 && long_slice) {
     for (int d = red.n - 2; d >= 0; --d)
       if ((red.at[d].stride == 1 || red.at[d].stride == -1) && red.at[d].extent > 1) {
         const axis u = red.at[d];
@@ -170,6 +211,7 @@ std::string describe(const layout& l) {
   if (l.reps.n) s += " reps=" + list_text(l.reps);
   if (!l.identity_positions) s += " pos_bias=" + std::to_string(l.pos_bias);
   if (!l.identity_outputs) s += " out_bias=" + std::to_string(l.out_bias);
+  if (l.dense) s += " dense";
   if (!l.ordered) s += " unordered";
   if (l.ties_last) s += " ties_last";
   return s;

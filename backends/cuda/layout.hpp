@@ -15,7 +15,10 @@
 //    positions are mapped back;
 //  - the axis with unit stride decides the kernel family: the last reduced axis (runs of
 //    contiguous elements), else a kept axis (columns of neighbouring outputs, moved last
-//    and turned forwards; outputs are mapped back), else none (element by element).
+//    and turned forwards; outputs are mapped back), else none (element by element);
+//  - a long slice whose reduced axes tile one block of memory in another order than the
+//    view's (a transposed or reversed view reduced whole) is walked in memory order, as
+//    one run: positions are computed for the elements that can win (dense).
 #pragma once
 
 #include <cstdint>
@@ -173,6 +176,7 @@ struct layout {
   axis_list kept;  ///< kept axes, broadcast ones dropped; for column, the last has stride +1
   axis_list reps;  ///< broadcast kept axes: every answer is stored to each of their indices
   std::int64_t pos_bias = 0;  ///< reported position = pos_bias + sum of idx * weight over red
+  std::int64_t pos_base = 0;  ///< the part of pos_bias from dropped broadcast dims (before any axis was turned)
   std::int64_t out_bias = 0;  ///< output index = out_bias + sum of idx * weight over kept (+ reps)
   std::int64_t reduce = 1;    ///< traversal positions per slice
   std::int64_t outputs = 0;   ///< compact outputs (answers to compute)
@@ -180,6 +184,7 @@ struct layout {
   bool ordered = true;           ///< positions rise (or, with ties flipped, fall) with t; false when the
                                  ///< unit-stride reduced axis was moved last to be walked in runs
   bool view_ties_last = false;   ///< the caller's tie rule (unordered walks compare reported positions)
+  bool dense = false;  ///< red is one block of memory, walked as one run in memory order (not ordered)
   bool identity_positions = true;  ///< reported position == t
   bool identity_outputs = true;    ///< output index == o, no replicas
   /// The bytes the view spans, [span_begin, span_end): 16-byte loads that would reach
@@ -188,6 +193,8 @@ struct layout {
 
   /// The last reduced axis (run) or the last kept axis (column).
   ARGX_HOST_DEVICE const axis& run_axis() const { return red.at[red.n - 1]; }
+  /// Elements a run walks: the run axis', or a dense slice's all.
+  ARGX_HOST_DEVICE std::int64_t run_length() const { return dense ? reduce : run_axis().extent; }
   ARGX_HOST_DEVICE const axis& column_axis() const { return kept.at[kept.n - 1]; }
 
   /// A plain reduction: abs and nan_ignore off, so keys order elements as their values do
@@ -207,10 +214,12 @@ struct layout {
     return pos_bias + w;
   }
   /// The input offset (from data, in the slice) of reported position pos: the inverse of
-  /// position_of, taking the axes from the heaviest weight down (weights share one sign).
+  /// position_of. pos - pos_base is the view's row-major position over the axes, whose
+  /// weights are the view's (negated where an axis was turned to run forwards): its
+  /// indices are taken from the heaviest weight down, and a turned axis' index counted
+  /// from its other end.
   ARGX_HOST_DEVICE std::int64_t offset_of_position(std::int64_t pos) const {
-    std::int64_t rest = pos - pos_bias, off = 0;
-    if (rest < 0) rest = -rest;
+    std::int64_t rest = pos - pos_base, off = 0;
     unsigned used = 0;  // a bit an axis
     ARGX_AXIS_LOOP
     for (int k = 0; k < red.n; ++k) {
@@ -225,7 +234,7 @@ struct layout {
       const std::int64_t w = red.at[d].weight < 0 ? -red.at[d].weight : red.at[d].weight;
       const std::int64_t idx = w == 0 ? 0 : rest / w;
       rest -= idx * w;
-      off += idx * red.at[d].stride;
+      off += (red.at[d].weight < 0 ? red.at[d].extent - 1 - idx : idx) * red.at[d].stride;
     }
     return off;
   }

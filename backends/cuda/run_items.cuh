@@ -107,17 +107,17 @@ struct ordered_walk {
     return locate_best<D, Plain>(l, w, slice, b, l.keys);
   }
 };
-template <dtype D, bool Plain>
+template <dtype D, bool Plain, bool Dense = false>
 struct unordered_walk {
   using K = dtype_key_t<D>;
   static constexpr bool reported = true;
   __device__ static bool ties_last(const layout& l) { return l.view_ties_last; }
   __device__ static candidate<K> none(const layout& l) { return seed<K>(l.view_reduce, l.view_ties_last); }
-  __device__ static exact_best<D, Plain> start(const layout& l, const run_walk& w) {
-    return exact_best<D, Plain>(l, w, l.keys);
+  __device__ static exact_best<D, Plain, Dense> start(const layout& l, const run_walk& w) {
+    return exact_best<D, Plain, Dense>(l, w, l.keys);
   }
   __device__ static candidate<K> finish(const layout&, const run_walk&, const dtype_bits_t<D>*,
-                                        const exact_best<D, Plain>& b) {
+                                        const exact_best<D, Plain, Dense>& b) {
     return b.c;
   }
 };

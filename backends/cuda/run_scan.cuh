@@ -27,7 +27,7 @@ struct run_walk {
   int dir;
 
   __device__ static run_walk of(const layout& l) {
-    return run_walk{l.run_axis().extent, l.reduce / l.run_axis().extent, l.run_dir};
+    return run_walk{l.run_length(), l.reduce / l.run_length(), l.run_dir};
   }
   /// Offset of run q's first element from its slice's.
   __device__ __forceinline__ std::int64_t start(const layout& l, std::int64_t q) const {
@@ -98,7 +98,9 @@ struct slot_best {
 /// A thread's best element so far, for unordered walks (the unit-stride axis was moved
 /// last, so runs do not visit positions in order): each slot that can win is searched at
 /// once, and candidates carry reported positions, compared with the caller's tie rule.
-template <dtype D, bool Plain>
+/// Dense walks (one forward run over several axes: positions need not rise along a slot)
+/// weigh every element of the slot that holds the key.
+template <dtype D, bool Plain, bool Dense>
 struct exact_best {
   using K = dtype_key_t<D>;
   candidate<K> c;
@@ -113,12 +115,20 @@ struct exact_best {
                                         const run_slots<D>& s, int lo, int hi) {
     if (k < c.key) return;
     constexpr int elem = sizeof(dtype_bits_t<D>);
-    // Reported positions rise with j when memory order and the run axis' weight agree.
-    const bool rising = (w.dir > 0) == (l.run_axis().weight > 0);
-    const int j = vec_find_key_in<D>(x, k, loop_keys<Plain>(kp), lo / elem, hi / elem, l.view_ties_last == rising);
-    const std::int64_t e = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(a) - s.low) / elem + j;
-    const candidate<K> mine{k, l.position_of(q * w.len + (w.dir > 0 ? e : w.len - 1 - e))};
-    if (beats(mine.key, mine.pos, c.key, c.pos, l.view_ties_last)) c = mine;
+    const unsigned holders = vec_key_mask<D>(x, k, loop_keys<Plain>(kp), lo / elem, hi / elem);
+    const std::int64_t e0 = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(a) - s.low) / elem;
+    if constexpr (Dense) {
+      for (unsigned m = holders; m != 0; m &= m - 1) {
+        const candidate<K> mine{k, l.position_of(e0 + __ffs(m) - 1)};
+        if (beats(mine.key, mine.pos, c.key, c.pos, l.view_ties_last)) c = mine;
+      }
+    } else {
+      // Reported positions rise with j when memory order and the run axis' weight agree.
+      const bool rising = (w.dir > 0) == (l.run_axis().weight > 0);
+      const std::int64_t e = e0 + (l.view_ties_last == rising ? 31 - __clz(holders) : __ffs(holders) - 1);
+      const candidate<K> mine{k, l.position_of(q * w.len + (w.dir > 0 ? e : w.len - 1 - e))};
+      if (beats(mine.key, mine.pos, c.key, c.pos, l.view_ties_last)) c = mine;
+    }
   }
 };
 

@@ -31,6 +31,13 @@ inline constexpr int threads = 256;
 /// its own.
 inline constexpr std::int64_t unordered_min_bytes = 64 << 10;
 
+/// Slices of at least unordered_min_bytes whose reduced axes tile one block of memory are
+/// read in memory order as one run (layout.hpp: dense) unless the view's order already
+/// walks them in runs of at least this many bytes. Runs of 53-116 bytes (int8 flat of a
+/// 63 x 262144 x 53 view with two reversed dims, uint16 flat of a transposed 131073 x 2 x
+/// 58) were walked at 24-28% of the read ceiling. Not swept.
+inline constexpr std::int64_t dense_min_run_bytes = 4 << 10;
+
 /// Hopper (sm_90), measured on an H200.
 struct sm90 {
   // ---- the sizing rule ------------------------------------------------------------------
@@ -129,6 +136,11 @@ struct sm90 {
   /// A team of lanes per slice when a warp covers a slice with this many 16-byte loads per
   /// lane or fewer, or when the slices fill the GPU with teams anyway. No sweep recorded.
   static constexpr int team_slots_per_lane = 2;
+  /// A warp per slice also when a slice is at most team_max_slots_per_lane slots a lane
+  /// and the warps' double-buffered loads (outputs x 32 lanes x 2 run_unroll) reach
+  /// bytes_in_flight_per_sm on every multiprocessor: a block per slice ran many waves of
+  /// blocks whose block-wide meeting cost more than their few loads a thread.
+  static constexpr int team_max_slots_per_lane = 32;
   /// The team run kernel's grid: up to this many waves of its resident blocks (its teams
   /// take slices in turn). No sweep recorded.
   static constexpr int runs_team_waves = 2;

@@ -24,6 +24,13 @@ host_tensor make_case(rng& r, dtype t, const shape_case& c) {
       for (int d = 0; d <= last; ++d) x = x.flipped(d);
       return x;
     }
+    case shape_case::view::reverse_dims: {
+      for (int d = 0; d < last - d; ++d) x = x.transposed(d, last - d);
+      return x;
+    }
+    case shape_case::view::flip_ends: return x.flipped(0).flipped(last);
+    case shape_case::view::transpose_1_last: return x.transposed(1, last);
+    case shape_case::view::slice_mid_transposed: return x.sliced(1, 1, c.extents[1], 2).transposed(0, last);
   }
   return x;
 }
@@ -55,6 +62,9 @@ std::vector<shape_case> cases() {
   cs.push_back({"reversed long rows", {3, 70001}, {1}, v::flip_last});
   cs.push_back({"rows of a reversed outer dim", {500, 45}, {1}, v::flip_first});
   cs.push_back({"rows repeated along a broadcast kept dim", {1, 700, 43}, {2}, v::broadcast_kept});
+  // rows of a few KiB, over a thousand of them: a warp each, not a block
+  cs.push_back({"rows 1300x3001 (a warp a row)", {1300, 3001}, {1}});
+  cs.push_back({"reversed rows 1400x2000 (a warp a row)", {1400, 2000}, {1}, v::flip_last});
   // several reduced dims with a contiguous last one: runs of a slice, short and long
   cs.push_back({"dims 0 and 2, short runs", {30, 500, 7}, {0, 2}});
   cs.push_back({"dims 0 and 2, runs of 33", {40, 300, 33}, {0, 2}});
@@ -62,6 +72,7 @@ std::vector<shape_case> cases() {
   cs.push_back({"dims 0 and 2, few long slices", {200, 3, 3001}, {0, 2}});
   cs.push_back({"dims 0 and 2, long slices", {300, 40, 70}, {0, 2}});
   cs.push_back({"dims 1 and 3", {5, 40, 6, 35}, {1, 3}});
+  cs.push_back({"dims 0 and 2, a warp a slice of 40 runs", {40, 1300, 70}, {0, 2}});
   // a few positions a slice over several runs, or with no unit stride: a thread each,
   // batches of 8 loads (positions 7 and 8 in different batches), the block's offset table
   // full at 64 positions
@@ -81,6 +92,14 @@ std::vector<shape_case> cases() {
   cs.push_back({"flat with a reversed outer dim (runs forwards)", {70, 999}, {}, v::flip_first});
   cs.push_back({"flat with a reversed last dim (runs backwards)", {50, 999}, {}, v::flip_last});
   cs.push_back({"dims 0 and 1, last reversed", {40, 300}, {0, 1}, v::flip_last});
+  // long slices that tile one block of memory in another order: read in memory order as one
+  // run, positions computed for the elements that can win (dense)
+  cs.push_back({"flat of a 4-d view with its dims reversed (dense)", {3, 17, 11, 401}, {}, v::reverse_dims});
+  cs.push_back({"flat with the first and last dims reversed (dense)", {20, 64, 53}, {}, v::flip_ends});
+  cs.push_back({"dims 1 to 3 with dim 1 and the last swapped (dense slices)", {4, 9, 17, 450}, {1, 2, 3}, v::transpose_1_last});
+  // the same with gaps (not one block): the unit-stride dim walked last, short and long runs
+  cs.push_back({"flat of a sliced, transposed view (unit-stride dim walked last)", {64, 5, 700}, {}, v::slice_mid_transposed});
+  cs.push_back({"flat of a sliced, transposed view, long runs", {4, 5, 9000}, {}, v::slice_mid_transposed});
   // columns: aligned and shifted inner dims, narrow types packed, split rows meeting
   for (auto e : std::vector<argx::shape>{{1, 1000, 64}, {3, 17, 5}, {2, 5000, 4}, {100, 8, 32}, {1, 100000, 3},
                                          {5, 300, 1000}, {1, 20000, 64}, {7, 33, 129}, {200, 10, 21}, {1, 30000, 37},
@@ -127,7 +146,8 @@ const std::vector<std::string>& kernel_paths() {
       "runs_team lanes=2-16 short", "runs_team lanes=32", "runs_team lanes=32 short", "runs_block", "runs_block split",
       "runs_block short split", "columns aligned", "columns shifted", "columns shifted packed",
       "columns shifted packed atomic", "columns shifted atomic", "columns aligned partials", "columns shifted partials",
-      "runs_unordered split", "runs_unordered short split", "elements_team", "elements_block split", "tiny_slices"};
+      "runs_unordered split", "runs_unordered short split", "runs_unordered dense split", "elements_team", "elements_block split",
+      "tiny_slices"};
   return all;
 }
 

@@ -19,7 +19,11 @@ struct shape_case {
   argx::dim_list dims;
   // Applied to the contiguous tensor before reducing.
   enum class view {
-    plain, slice_mid, skip_first, transpose01, flip_last, broadcast0, flip_first, step_last, broadcast_kept, flip_all
+    plain, slice_mid, skip_first, transpose01, flip_last, broadcast0, flip_first, step_last, broadcast_kept, flip_all,
+    reverse_dims,  ///< every dim in reverse order (a transpose of all)
+    flip_ends,     ///< the first and the last dim reversed
+    transpose_1_last,  ///< dim 1 and the last swapped
+    slice_mid_transposed  ///< every other index of dim 1, then the first and last dims swapped
   } how = view::plain;
 };
 

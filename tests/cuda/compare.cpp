@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "../../backends/cuda/dispatch.hpp"
+#include "../../backends/cuda/layout.hpp"
 #include "element_bits.hpp"
 
 namespace argx_gpu_test {
@@ -51,7 +52,8 @@ std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
       break;
     case kernel_kind::runs_block: path = std::string("runs_block") + (c.run_stream ? " short" : ""); break;
     case kernel_kind::runs_unordered:
-      path = std::string("runs_unordered") + (c.run_stream ? " short" : "");
+      path = std::string("runs_unordered") + (c.run_stream ? " short" : "") +
+             (argx::detail::gpu::make_layout(p).dense ? " dense" : "");
       break;
     case kernel_kind::columns:
       path = std::string("columns ") + to_string(c.read) + (c.packed ? " packed" : "");

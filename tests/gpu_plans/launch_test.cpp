@@ -83,6 +83,8 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
       CHECK(rows_per_thread <= (argx::size_of(l.type) == 1 ? 256 : 65536));
     }
     if (c.kernel == kernel_kind::columns && c.splits > 1 && c.packed_meet) CHECK(c.chunk < (std::int64_t(1) << 32));
+    // A dense slice is one long run, read by the dense kernel (never as a stream of slots).
+    if (l.dense) CHECK((c.kernel == kernel_kind::runs_unordered && !c.run_stream));
     if (c.kernel == kernel_kind::columns && c.read == column_read::shuffled) {
       // Shuffled reads: whole warps along the columns, each thread walking long enough to
       // pay for its lane's setup (NOTES.md v6.4).

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "../../backends/cuda/layout.hpp"
 #include "random_tensor.hpp"
@@ -135,6 +136,29 @@ TEST_CASE("layout: the rewrites it promises") {
     CHECK(l.run_dir == 1);
     CHECK(l.ties_last);
     check_layout(p, "all reversed");
+  }
+  SUBCASE("a long slice tiling one block of memory in another order is walked in memory order") {
+    // Slices of at least tune::unordered_min_bytes: 56100 and 67840 floats.
+    std::vector<float> big(67840);
+    const argx::shape e4{3, 17, 11, 100};
+    auto reversed = argx::make_view(big.data(), e4).transposed(0, 3).transposed(1, 2);  // strides (1, 100, 1700, 18700)
+    argx::detail::plan p = argx::detail::make_plan(reversed, argx::op::argmax, {});
+    layout l = make_layout(p);
+    CHECK(l.dense);
+    CHECK(!l.ordered);
+    CHECK(l.run_length() == l.reduce);
+    check_layout(p, "flat of reversed dims");
+    const argx::shape e3{20, 64, 53};
+    auto ends = argx::make_view(big.data(), e3).flipped(0).flipped(2);  // runs of 53, two dims backwards
+    p = argx::detail::make_plan(ends, argx::op::argmin, {.ties = argx::tie_break::last});
+    l = make_layout(p);
+    CHECK(l.dense);
+    check_layout(p, "flat with its ends reversed");
+    // Runs of 4 KiB or more stay runs in the view's order.
+    const argx::shape e2{16, 1060};
+    p = argx::detail::make_plan(argx::make_view(big.data(), e2).flipped(0), argx::op::argmax, {});
+    CHECK(!make_layout(p).dense);
+    check_layout(p, "long runs, outer dim reversed");
   }
   SUBCASE("a contiguous kept dim that is not last becomes the column axis") {
     auto v = argx::make_view(data, {4, 6}).transposed(0, 1);  // (6, 4) strides (1, 6)
