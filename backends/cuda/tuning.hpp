@@ -139,8 +139,13 @@ struct sm90 {
   /// A warp per slice also when a slice is at most team_max_slots_per_lane slots a lane
   /// and the warps' double-buffered loads (outputs x 32 lanes x 2 run_unroll) reach
   /// bytes_in_flight_per_sm on every multiprocessor: a block per slice ran many waves of
-  /// blocks whose block-wide meeting cost more than their few loads a thread.
-  static constexpr int team_max_slots_per_lane = 32;
+  /// blocks whose block-wide meeting cost more than their few loads a thread. NOTES v6.9
+  /// (H100 sweep): up to 32 slots a lane, int16 rows of 4097 x 4823 0.28x the GPU time,
+  /// bool rows of 4097 0.38x; up to 128 (two runs each way), int16 rows of 27360 x 2049
+  /// 0.71-0.75x, float64 rows of 5449 x 2660 0.74x, uint16 dims {1,3} of a broadcast
+  /// 101 x 359 x 61 x 79 x 4 0.94-0.97x; up to 256 adds float16 dims {0,2} of
+  /// 1025 x 1648 x 33 only (and would take rows of 32768 floats, 87% of the ceiling with blocks).
+  static constexpr int team_max_slots_per_lane = 128;
   /// The team run kernel's grid: up to this many waves of its resident blocks (its teams
   /// take slices in turn). No sweep recorded.
   static constexpr int runs_team_waves = 2;
