@@ -30,10 +30,10 @@ const char* path_name(path p) noexcept {
       "contig_summary",    "contig_keyed",      "contig_one_sign",   "contig_stop",       "rows_across",
       "rows_across_short", "rows_special",      "rows_stop",         "rows_scan",         "rows_single",
       "rows_interleaved",  "lanes_wide",        "lanes_narrow",      "lanes_one_chunk",   "lanes_scalar",
-      "lanes_stop",        "flat_split",        "rows_split",        "rows_lead",         "rows_along",
-      "repeated_outputs",  "lanes_whole",       "lanes_combined",    "lanes_rest",        "lanes_split_rows",
-      "rows_merge",        "runs",              "runs_backwards",    "gathers",           "gathered_rows",
-      "lanes_buffered"};
+      "lanes_stop",        "lanes_few_rows",    "flat_split",        "rows_split",        "rows_lead",
+      "rows_along",        "repeated_outputs",  "lanes_whole",       "lanes_combined",    "lanes_rest",
+      "lanes_split_rows",  "rows_merge",        "runs",              "runs_backwards",    "gathers",
+      "gathered_rows",     "lanes_buffered"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<unsigned>(path::count));
   return p < path::count ? names[static_cast<unsigned>(p)] : "?";
 }

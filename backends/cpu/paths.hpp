@@ -31,6 +31,7 @@ enum class path : unsigned {
   lanes_one_chunk,  ///< 1- and 2-byte lanes, a walk of one chunk: emitted without widening
   lanes_scalar,  ///< fewer lanes than a vector
   lanes_stop,    ///< every lane at the top key: the rows left are not read
+  lanes_few_rows,  ///< walks of a few rows: every item of a call at once, bests kept in registers
   // tbb traversals
   flat_split,        ///< one contiguous slice split over the cores
   rows_split,        ///< a few long rows, each split over the cores

@@ -68,6 +68,7 @@ class contig_scan {
     const size_t L = hn::Lanes(du);
     candidate<K> best = start;
     if (!o_.ties_last && best.key == top_) return best;  // nothing can beat it
+    end_ = p + n;
     if (n < L) {
       for (size_t i = start.pos < 0 ? 0 : 1; i < n; ++i) consider(best, order_key<D>(p[i], o_.keys), i);
       return best;
@@ -109,11 +110,11 @@ class contig_scan {
       if (o_.keys.abs) {
         T top_mag;
         if (o_.keys.argmin) {
-          const auto s = summarize<umin | umax>(du, p, n, mag);
+          const auto s = summarize<umin | umax>(du, p, n, mag, end_);
           top_mag = s.umax;
           rep = s.umin;
         } else {
-          const auto s = summarize<umax>(du, p, n, mag);
+          const auto s = summarize<umax>(du, p, n, mag, end_);
           top_mag = rep = s.umax;
         }
         if (top_mag > exp) return scan_block_keyed(best, p, n, base);
@@ -123,7 +124,7 @@ class contig_scan {
       if (one_sign_) {
         // The last block had one sign only: signed min and max serve such a block alone.
         mark(D, path::contig_one_sign);
-        const summary<T> s = summarize<smin | smax>(du, p, n, raw_view{});
+        const summary<T> s = summarize<smin | smax>(du, p, n, raw_view{}, end_);
         const bool still = o_.keys.argmin ? static_cast<S>(s.smin) >= 0 : static_cast<S>(s.smax) < 0;
         if (still) {
           // All negative (argmax): a negative NaN has the largest signed bits. All
@@ -136,7 +137,7 @@ class contig_scan {
           return scan_block(best, p, n, base);
         }
       } else {
-        const summary<T> s = summarize<smax | umax>(du, p, n, raw_view{});
+        const summary<T> s = summarize<smax | umax>(du, p, n, raw_view{}, end_);
         if (static_cast<S>(s.smax) > static_cast<S>(exp) || s.umax > T(sign | exp))
           return scan_block_keyed(best, p, n, base);
         // argmax wants the largest non-negative (signed max), argmin the most negative
@@ -144,7 +145,7 @@ class contig_scan {
         if (o_.keys.argmin ? s.umax >= sign : static_cast<S>(s.smax) >= 0) {
           rep = o_.keys.argmin ? s.umax : s.smax;
         } else {
-          rep = summarize<smin>(du, p, n, raw_view{}).smin;
+          rep = summarize<smin>(du, p, n, raw_view{}, end_).smin;
           one_sign_ = true;
         }
       }
@@ -152,20 +153,20 @@ class contig_scan {
         return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Eq(mag(v), hn::Zero(du)); });
       return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Eq(v, hn::Set(du, rep)); });
     } else if constexpr (D == dtype::boolean) {
-      rep = o_.keys.argmin ? summarize<umin>(du, p, n, raw_view{}).umin : summarize<umax>(du, p, n, raw_view{}).umax;
+      rep = o_.keys.argmin ? summarize<umin>(du, p, n, raw_view{}, end_).umin : summarize<umax>(du, p, n, raw_view{}, end_).umax;
       if (rep != 0)  // every non-zero byte is true
         return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Not(hn::Eq(v, hn::Zero(du))); });
       return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Eq(v, hn::Zero(du)); });
     } else if constexpr (tr::is_signed) {
       if (o_.keys.abs) {
         const iabs_view<DU> iabs;
-        rep = o_.keys.argmin ? summarize<umin>(du, p, n, iabs).umin : summarize<umax>(du, p, n, iabs).umax;
+        rep = o_.keys.argmin ? summarize<umin>(du, p, n, iabs, end_).umin : summarize<umax>(du, p, n, iabs, end_).umax;
         return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Eq(iabs(v), hn::Set(du, rep)); });
       }
-      rep = o_.keys.argmin ? summarize<smin>(du, p, n, raw_view{}).smin : summarize<smax>(du, p, n, raw_view{}).smax;
+      rep = o_.keys.argmin ? summarize<smin>(du, p, n, raw_view{}, end_).smin : summarize<smax>(du, p, n, raw_view{}, end_).smax;
       return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Eq(v, hn::Set(du, rep)); });
     } else {
-      rep = o_.keys.argmin ? summarize<umin>(du, p, n, raw_view{}).umin : summarize<umax>(du, p, n, raw_view{}).umax;
+      rep = o_.keys.argmin ? summarize<umin>(du, p, n, raw_view{}, end_).umin : summarize<umax>(du, p, n, raw_view{}, end_).umax;
       return take_if_better(best, rep, p, n, base, [&](auto v) { return hn::Eq(v, hn::Set(du, rep)); });
     }
   }
@@ -196,6 +197,7 @@ class contig_scan {
 
   order_params o_;
   K top_;
+  const T* end_ = nullptr;  // end of the range being scanned (summaries prefetch up to it)
   bool one_sign_ = false;  // floats: the last block had only the sign that needs signed min
   bool small_first_ = true;  // the next scan starts with a short block (the last one stopped early)
 };

@@ -24,7 +24,7 @@ void put_kernels(kernel_table& t) {
   using T = dtype_bits_t<D>;
   std::uint64_t p = path_bit(path::contig_summary) | path_bit(path::contig_stop) | path_bit(path::rows_scan) |
                     path_bit(path::rows_single) | path_bit(path::rows_interleaved) | path_bit(path::lanes_stop) |
-                    path_bit(sizeof(T) >= 4 ? path::lanes_wide : path::lanes_narrow);
+                    path_bit(path::lanes_few_rows) | path_bit(sizeof(T) >= 4 ? path::lanes_wide : path::lanes_narrow);
   // Lanes too few for a vector: a lane block has two or more, and vectors of two lanes
   // take two (8-byte elements in 128 bits).
   if (hn::Lanes(hn::CappedTag<T, 16 / sizeof(T)>()) > 2) p |= path_bit(path::lanes_scalar);

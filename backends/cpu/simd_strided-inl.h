@@ -10,7 +10,9 @@
 //    rows are counted in it too, in chunks of rows short enough for that count (255
 //    rows of 1-byte elements, 1024 of 2-byte ones). After each chunk its lane bests join
 //    32-bit running bests, the positions of its rows looked up by row number.
-// With ties going first, a call stops early once every lane holds the top key.
+//  - Walks of a few rows (any element size): each vector of lanes keeps its best in
+//    registers over its rows, and one call serves every item it is given.
+// With ties going first, a longer walk stops early once every lane holds the top key.
 
 #if defined(ARGX_CPU_SIMD_STRIDED_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ARGX_CPU_SIMD_STRIDED_INL_H_
@@ -40,6 +42,9 @@ template <dtype D, class DK, class Key>
 HWY_INLINE hn::TFromD<DK> lane_top(DK dk, const Key& key, key_params p) {
   return hn::GetLane(key(hn::Set(dk, top_bits<D>(p))));
 }
+
+/// Walks of at most this many rows take lanes_few.
+inline constexpr std::int64_t few_rows = 16;
 
 /// Slot s of n lanes: full vectors, then one that ends at lane n (overlapping the one before).
 struct slots {
@@ -273,8 +278,65 @@ HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const
                 [&](std::int64_t j, std::int64_t pos) { return base[w.offset_of_pos(pos) + j]; });
 }
 
+/// Walks of at most few_rows rows, any element size: a slot's running best stays in
+/// registers while its few rows are read (slots outer, rows inner), and the row offsets are
+/// found once for all the call's items. A walk this short would otherwise spend more on
+/// the per-row state traffic and the per-item setup (row odometers, prefetch, chunk
+/// bookkeeping) than on its elements: many short outputs, e.g. 13 lanes of 5 rows an item.
+template <dtype D, bool TiesLast, class DK, class Key>
+HWY_INLINE void lanes_few(DK dk, const dtype_bits_t<D>* base, size_t n, const row_walk& w, std::int64_t first,
+                          std::int64_t last, const Key& key, order_params o, const lane_sink& out) {
+  using T = dtype_bits_t<D>;
+  const size_t L = hn::Lanes(dk), rows = static_cast<size_t>(last - first);
+  const slots sl(n, L);
+  std::int64_t off[few_rows];  // memory offset of each row
+  std::int64_t at[few_rows];   // its position after the first row's
+  row_cursor cur(w, first);
+  const std::int64_t pos0 = cur.pos;
+  bool consecutive = true;  // row r at position pos0 + r: the row numbers are the positions
+  for (size_t r = 0; r < rows; ++r) {
+    if (r > 0) cur.next();
+    off[r] = cur.off;
+    at[r] = cur.pos - pos0;
+    consecutive = consecutive && at[r] == static_cast<std::int64_t>(r);
+  }
+  HWY_ALIGN T bk[lanes_max_any + HWY_MAX_BYTES / sizeof(T)];  // best key per lane
+  HWY_ALIGN T br[lanes_max_any + HWY_MAX_BYTES / sizeof(T)];  // and its row
+  std::uint32_t bp[lanes_max_any];                             // positions, when not the rows
+  // Items of short lanes are prefetched about 4 KiB ahead: read a hundred bytes at a time,
+  // they keep too few misses in flight for the memory system.
+  const size_t lane_bytes = n * sizeof(T);
+  const std::int64_t ahead = lane_bytes <= 256 ? std::clamp<std::int64_t>(4096 / std::int64_t(rows * lane_bytes), 1, 64) : 0;
+  mark(D, path::lanes_few_rows);
+  sink s = out.out != nullptr ? *out.out : sink{};
+  lane_sink item_out = out;
+  if (out.out != nullptr) item_out.out = &s;
+  for (std::int64_t i = 0; i < out.items; ++i, s.first += out.item_step) {
+    const T* b = base + i * out.item_stride;
+    if (ahead != 0 && i + ahead < out.items)
+      for (size_t r = 0; r < rows; ++r) prefetch_row(b + ahead * out.item_stride + off[r], n);
+    for (size_t k = 0; k < sl.count; ++k) {
+      // The last slot overlaps the one before: its shared lanes get the same results.
+      const T* p = b + sl.lane(k);
+      auto kb = key(hn::LoadU(dk, p + off[0]));
+      auto rb = hn::Zero(dk);
+      for (size_t r = 1; r < rows; ++r) lane_step<TiesLast>(kb, rb, key(hn::LoadU(dk, p + off[r])), hn::Set(dk, static_cast<T>(r)));
+      hn::StoreU(kb, dk, bk + sl.lane(k));
+      hn::StoreU(rb, dk, br + sl.lane(k));
+    }
+    const auto elem = [&](std::int64_t j, std::int64_t pos) { return b[w.offset_of_pos(pos) + j]; };
+    if (consecutive) {
+      emit_lanes<D>(item_out, static_cast<std::int64_t>(n), o.keys, bk, br, pos0, elem);
+      continue;
+    }
+    for (size_t j = 0; j < n; ++j) bp[j] = static_cast<std::uint32_t>(at[br[j]]);
+    emit_lanes<D>(item_out, static_cast<std::int64_t>(n), o.keys, bk, bp, pos0, elem);
+  }
+}
+
 /// Lanes reduce (kernel entry point); see dtype_kernels::lanes. Vectors as wide as the
 /// lanes allow: full ones, 128-bit ones for fewer lanes, one lane at a time below that.
+/// Walks of a few rows go through lanes_few, longer ones row by row.
 template <dtype D>
 void lanes(const void* data, std::int64_t lanes, const row_walk& w, std::int64_t first, std::int64_t last,
            order_params o, const lane_sink& out) {
@@ -284,6 +346,10 @@ void lanes(const void* data, std::int64_t lanes, const row_walk& w, std::int64_t
   auto vectors = [&](auto dk) {
     mark(D, sizeof(T) >= 4 ? path::lanes_wide : path::lanes_narrow);
     with_keyer<D>(dk, o.keys, [&](const auto& key) {
+      if (last - first <= few_rows) {  // every item at once
+        if (o.ties_last) return lanes_few<D, true>(dk, base, n, w, first, last, key, o, out);
+        return lanes_few<D, false>(dk, base, n, w, first, last, key, o, out);
+      }
       out.each_item(base, [&](const T* b, const lane_sink& s) {
         if constexpr (sizeof(T) >= 4) {
           if (o.ties_last)

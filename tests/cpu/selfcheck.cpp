@@ -8,7 +8,8 @@
 // sliced, reversed and broadcast views. Every 16-bit pattern of f16/bf16 is also reduced.
 // For every dtype, shapes and data made to lead to each path of the tbb backend's kernels
 // and traversals (backends/cpu/paths.hpp) are reduced too; with oneTBB, the check then
-// asserts that every path this build and CPU have ran for every dtype. It runs the tbb
+// asserts that every path this build and CPU have ran for every dtype; half and bfloat16
+// take every path under each combination of op, NaN policy, tie rule and abs. It runs the tbb
 // backend in an arena of two threads, so that the paths that split work over the cores
 // run on a machine of one core too.
 //
@@ -306,7 +307,7 @@ std::uint64_t top_bits(const trial& t) {
 }
 
 /// What a path trial's data holds.
-enum class data { any, nan, one_sign, top_somewhere, all_top, rows_start_top };
+enum class data { any, nan, many_nan, one_sign, top_somewhere, all_top, rows_start_top };
 /// The view a path trial takes of its C-order buffer.
 enum class view { contiguous, fortran, flipped, flipped_middle, every_second, every_second_inner, repeated };
 
@@ -360,6 +361,12 @@ std::vector<recipe> recipes(argx::dtype t) {
       // Lanes along dim 0 of the column-major buffer, whose outputs are 20 apart.
       {"lanes_buffered", {300, 7, 20}, view::fortran, {1}, data::any},
       {"lanes_one_chunk", {200, 40}, view::contiguous, {0}, data::any},
+      // Walks of a few rows: every item of a call at once (one output a lane), and lanes
+      // meeting in one output whose rows are 64 positions apart.
+      {"lanes_few_rows (items of 5 rows)", {3000, 5, 13}, view::contiguous, {1}, data::many_nan},
+      {"lanes_few_rows (16 rows)", {700, 16, 20}, view::contiguous, {1}, data::any},
+      {"lanes_few_rows (rows 64 positions apart)", {4, 50, 64}, view::contiguous, {0, 2}, data::nan},
+      {"lanes_few_rows lanes_buffered (3 rows)", {300, 40, 3}, view::fortran, {2}, data::many_nan},
       {"lanes_narrow (chunks joined)", {1500, 40}, view::contiguous, {0}, data::any},
       {"lanes_scalar (the last tile)", {20, cpu_lanes_max(e) + 3}, view::contiguous, {0}, data::any},
       {"lanes_combined lanes_rest", {2001, 3}, view::contiguous, {0}, data::any},
@@ -374,16 +381,28 @@ std::vector<recipe> recipes(argx::dtype t) {
   };
 }
 
-/// Reduces recipe r of dtype t under `specs` random specs.
-void path_trial(argx::dtype t, const recipe& r, int specs) {
+/// Spec k of the 16 combinations of op, NaN policy, tie rule and abs (keepdim and the
+/// index type stay random).
+void numbered_spec(trial& t, int k) {
+  random_spec(t);
+  t.o = (k & 1) ? argx::op::argmin : argx::op::argmax;
+  t.s.nan = (k & 2) ? argx::nan_policy::ignore : argx::nan_policy::propagate;
+  t.s.ties = (k & 4) ? argx::tie_break::last : argx::tie_break::first;
+  t.s.abs = (k & 8) != 0;
+}
+
+/// Reduces recipe r of dtype t under `specs` random specs, or (every_spec) under each of
+/// the 16 of numbered_spec.
+void path_trial(argx::dtype t, const recipe& r, int specs, bool every_spec = false) {
   std::int64_t count = 1;
   for (auto x : r.storage) count *= x;
   const std::int64_t w = static_cast<std::int64_t>(argx::size_of(t));
   const bool floating = exponent_mask(t) != 0;
-  for (int k = 0; k < specs; ++k) {
+  for (int k = 0; k < (every_spec ? 16 : specs); ++k) {
     trial tr;
     tr.type = t;
-    random_spec(tr);
+    if (every_spec) numbered_spec(tr, k);
+    else random_spec(tr);
     if (r.d == data::top_somewhere || r.d == data::all_top || r.d == data::rows_start_top) tr.s.ties = argx::tie_break::first;  // so that a scan may stop
     if (r.d == data::one_sign) tr.s.abs = false;
     bytes buf;
@@ -391,6 +410,11 @@ void path_trial(argx::dtype t, const recipe& r, int specs) {
     if (r.d == data::nan && floating) {  // quiet NaN, of either sign, in a few places
       const std::uint64_t exp = exponent_mask(t), nan = exp | ((exp >> 1) & ~exp);
       for (int m = 0; m < 3; ++m) put(buf, draw(count), nan | (chance(0.5) ? 1ull << (8 * w - 1) : 0), w);
+    }
+    if (r.d == data::many_nan && floating) {  // half the elements NaN: short slices often all NaN
+      const std::uint64_t exp = exponent_mask(t), frac = (exp >> 1) & ~exp;
+      for (std::int64_t i = 0; i < count; ++i)
+        if (chance(0.5)) put(buf, i, exp | (rng() & (2 * frac - 1)) | 1 | (chance(0.5) ? 1ull << (8 * w - 1) : 0), w);
     }
     if (r.d == data::top_somewhere) put(buf, draw(count / 2), top_bits(tr), w);
     if (r.d == data::all_top)
@@ -451,6 +475,10 @@ int run_all(int trials) {
     every_pattern(t);
   for (int i = 0; i < argx::dtype_count; ++i)
     for (const recipe& r : recipes(static_cast<argx::dtype>(i))) path_trial(static_cast<argx::dtype>(i), r, 4);
+  // half and bfloat16 keys are the most involved (sign and magnitude, NaN): every spec on
+  // every path.
+  for (argx::dtype t : {argx::dtype::f16, argx::dtype::bf16})
+    for (const recipe& r : recipes(t)) path_trial(t, r, 0, true);
   for (int i = 0; i < trials; ++i) random_trial(i);
   return failures;
 }
