@@ -56,25 +56,24 @@ bool run_case(run_state& st, const argx::sweep::sweep_case& c, bool small, bool 
   const auto out2 = argx::make_output(st.other, out_ext, argx::memory_space::device);
   const argx::detail::plan p = argx::detail::make_plan(x, c.op, s);
   const std::string launch = argx::detail::gpu::describe(argx::detail::gpu::launch_for(p));
-  const double argx_ms = st.tm.median_ms([&] { argx::reduce(argx::cuda.on(st.stream), c.op, x, out, nullptr, s); });
+  const auto argx_call = [&] { argx::reduce(argx::cuda.on(st.stream), c.op, x, out, nullptr, s); };
+  const double argx_ms = st.tm.median_ms(argx_call);
   if (only) {
     std::printf("%s: %s; argx::cuda %.4f ms\n", c.describe().c_str(), launch.c_str(), argx_ms);
     return true;
   }
   const std::size_t n16 = static_cast<std::size_t>(c.bytes() + 15) / 16, w16 = static_cast<std::size_t>(c.outputs() * 8 + 15) / 16;
-  const double ceiling_ms = st.tm.median_ms([&] {
+  const auto ceiling_call = [&] {
     argx_bench::move_ceiling<<<st.ceiling_blocks, 256, 0, st.stream>>>(static_cast<const uint4*>(st.buffer), n16,
                                                                         reinterpret_cast<uint4*>(st.other), w16, st.sink);
-  });
+  };
+  const double ceiling_ms = st.tm.median_ms(ceiling_call);
   // Inputs under 64 MiB, whose time a call's fixed costs weigh on: the GPU's part and the
   // host's part of the call, and the ceiling's GPU time (queued behind a spin).
   std::string split;
   if (c.bytes() < (std::int64_t(64) << 20)) {
-    const auto call = st.tm.queued([&] { argx::reduce(argx::cuda.on(st.stream), c.op, x, out, nullptr, s); });
-    const auto roof = st.tm.queued([&] {
-      argx_bench::move_ceiling<<<st.ceiling_blocks, 256, 0, st.stream>>>(static_cast<const uint4*>(st.buffer), n16,
-                                                                          reinterpret_cast<uint4*>(st.other), w16, st.sink);
-    });
+    const auto call = st.tm.queued(argx_call);
+    const auto roof = st.tm.queued(ceiling_call);
     split = ", \"argx::cuda gpu\": " + std::to_string(call.gpu_ms) + ", \"argx::cuda host_us\": " +
             std::to_string(call.host_us) + ", \"ceiling gpu\": " + std::to_string(roof.gpu_ms);
   }
