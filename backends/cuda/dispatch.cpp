@@ -27,12 +27,22 @@ const gpu::residency& residency_for(int device, dtype type) {
   return known.emplace(std::make_pair(device, type), r).first->second;
 }
 
+thread_local gpu::launch_rewritten::function rewrite_hook = nullptr;
+
+gpu::launch_config chosen(const gpu::layout& l, int dev) {
+  const gpu::launch_config c = gpu::choose_launch(l, residency_for(dev, l.type), gpu::device(dev).limits);
+  return rewrite_hook ? rewrite_hook(l, c) : c;
+}
+
 }  // namespace
+
+gpu::launch_rewritten::launch_rewritten(function rewrite) { rewrite_hook = rewrite; }
+gpu::launch_rewritten::~launch_rewritten() { rewrite_hook = nullptr; }
 
 gpu::launch_config gpu::launch_for(const plan& p) {
   int dev = 0;
   check(cudaGetDevice(&dev), "querying the current device");
-  return choose_launch(make_layout(p), residency_for(dev, p.type), device(dev).limits);
+  return chosen(make_layout(p), dev);
 }
 
 namespace {
@@ -40,7 +50,7 @@ namespace {
 void run_cuda(const plan& p, const outputs& out, stream_handle stream) {
   gpu::gpu_call call(p, out, stream, "cuda");
   const gpu::layout l = gpu::make_layout(call.input());
-  const gpu::launch_config c = gpu::choose_launch(l, residency_for(call.device(), l.type), gpu::device(call.device()).limits);
+  const gpu::launch_config c = chosen(l, call.device());
   gpu::workspace_lease ws{};
   if (c.counters > 0 || c.slots > 0 || c.partials > 0)
     ws = gpu::workspace(call.device(), call.stream(), call.graph(), c.counters, c.slots, c.partials);

@@ -12,4 +12,16 @@ namespace argx::detail::gpu {
 /// The launch run_cuda would use for plan `p` (device data) on the current device.
 launch_config launch_for(const plan& p);
 
+/// Benchmarks: while an instance lives, every launch this thread's calls choose is passed
+/// through `rewrite` (to time other launches of the same calls). Not for tests of results:
+/// the rewrite must return a launch the layout's kernels accept.
+class launch_rewritten {
+ public:
+  using function = launch_config (*)(const layout&, const launch_config&);
+  explicit launch_rewritten(function rewrite);
+  ~launch_rewritten();
+  launch_rewritten(const launch_rewritten&) = delete;
+  launch_rewritten& operator=(const launch_rewritten&) = delete;
+};
+
 }  // namespace argx::detail::gpu

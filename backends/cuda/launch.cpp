@@ -144,7 +144,7 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   // resident blocks, each with one equal share (a second, partial wave would leave most
   // of the GPU idle while it runs).
   c.kernel = l.ordered ? kernel_kind::runs_block : kernel_kind::runs_unordered;
-  c.run_stream = run_slots <= T::stream_max_slots_per_lane * c.threads;
+  c.run_stream = !l.dense && run_slots <= T::stream_max_slots_per_lane * c.threads;  // dense: one long run
   const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * r.runs_block;
   const std::int64_t slice_bytes = l.reduce * elem;
   std::int64_t splits = wave_splits<T>(target, l.outputs, slice_bytes);
@@ -246,6 +246,10 @@ launch_config choose_columns(const layout& l, const residency& r, const device_l
       aligned16(l.data) && strides_aligned(l.kept, elem, l.kept.n - 1) && strides_aligned(l.red, elem, -1);
   if (forced_column_read >= 0 && (aligned || forced_column_read != static_cast<int>(column_read::aligned)))
     return columns_with<T>(l, r, d, static_cast<column_read>(forced_column_read));
+  // Small inputs of few rows: a thread an output too (tuning.hpp: small_column_bytes).
+  if (l.ordered && l.reduce <= T::small_column_max_rows && l.outputs * l.reduce * elem < T::small_column_bytes &&
+      (elem <= 4 || l.reduce <= T::small_column_wide_rows || l.outputs >= T::small_column_wide_outputs))
+    return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
   if (aligned) return columns_with<T>(l, r, d, column_read::aligned);
   // Rows that start anywhere. Shuffled reads (one load a row, not two) where they measured
   // faster (NOTES.md v6.4): outer rows of at least column_shuffle_min_groups groups whose

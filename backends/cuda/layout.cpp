@@ -128,10 +128,14 @@ layout make_layout(const plan& p) {
   // then follow t run by run only, and the kernels compare reported positions.
   l.view_ties_last = p.ties_last;
   // Only slices long enough for a block each (the unordered walk's only kernel) are walked
-  // that way; shorter ones go element by element in order.
+  // that way, or few shorter ones that would otherwise go element by element (no unit
+  // stride last); the others go in order.
   const std::int64_t elem_bytes = static_cast<std::int64_t>(size_of(p.type));
-  const bool long_slice = red.count() * elem_bytes >= tune::unordered_min_bytes;
+  const std::int64_t slice_bytes = red.count() * elem_bytes;
   const std::int64_t last_stride = red.at[red.n - 1].stride;
+  const bool long_slice = slice_bytes >= tune::unordered_min_bytes ||
+                          (slice_bytes >= tune::unordered_few_min_bytes && p.outputs <= tune::unordered_few_slices &&
+                           last_stride != 1 && last_stride != -1);
   if (long_slice && dense_in_other_order(red, elem_bytes)) {
     to_memory_order(red, shift, l.pos_bias);
     l.dense = true;

@@ -30,6 +30,15 @@ inline constexpr int threads = 256;
 /// known, so not per architecture; the size of sm90::max_unsplit_bytes, not measured on
 /// its own.
 inline constexpr std::int64_t unordered_min_bytes = 64 << 10;
+/// Shorter slices of at least unordered_few_min_bytes with no unit stride last take that
+/// walk too when there are at most unordered_few_slices of them: a block each is then few
+/// blocks, and element by element a block walks its slice one scalar load after another.
+/// Small inputs on an H100 (`gpu_sweep --small 200`, NOTES v6.10): int16 flat of a
+/// transposed 951 x 33 (62 KB) 71 -> 12.6 us of GPU time, int64 flat of a transposed
+/// 127 x 8 x 2 x 2 0.54x; slices that have runs already keep them (float64 flat of a
+/// 6 x 2 x 4 x 127 view read in memory order took 1.12x the time of its runs of 127).
+inline constexpr std::int64_t unordered_few_min_bytes = 4 << 10;
+inline constexpr std::int64_t unordered_few_slices = 256;
 
 /// Slices of at least unordered_min_bytes whose reduced axes tile one block of memory are
 /// read in memory order as one run (layout.hpp: dense) unless the view's order already
@@ -120,6 +129,17 @@ struct sm90 {
   /// 8191 x 15 x 2048 1.53x).
   static constexpr std::int64_t tiny_column_max_rows = 16;
   static constexpr std::int64_t tiny_column_group_bytes = 64;
+  /// Column inputs under small_column_bytes with at most small_column_max_rows rows (four
+  /// batches) take it whatever their width or number of outputs: the whole input is a few
+  /// loads a thread either way, and the column kernel's fixed cost dominates (5.6-8 us of
+  /// GPU time with 2-7 rows, 10-24 us for packed narrow types, against 4.6-5.7 us thread a
+  /// slice; H100, `gpu_sweep --small 200 --variant tiny`, NOTES v6.10). 64-bit elements
+  /// with few outputs keep the column kernel beyond small_column_wide_rows rows: a block or
+  /// two of threads walking 16-31 rows one batch after another took 1.2-1.9x its time.
+  static constexpr std::int64_t small_column_bytes = 1 << 20;
+  static constexpr std::int64_t small_column_max_rows = 32;
+  static constexpr std::int64_t small_column_wide_rows = 8;
+  static constexpr std::int64_t small_column_wide_outputs = 1024;
   /// Rows (one run a slice) of up to tiny_row_slice_max elements (three batches) take it as
   /// well, instead of the window kernel. NOTES v6.8 (H100 sweep, two variants): rows of 9-23
   /// elements 0.70-1.00x the time (uint32 rows of 19 0.70x, uint16 rows of 9 0.75x, uint64

@@ -11,8 +11,15 @@
 // and the host's (timer::queued). torch is timed on the same views by
 // sweep_report.py, which reads this program's JSON.
 //
-//   gpu_sweep [--cases N] [--small N] [--seed S] [--out FILE.json] [--only ID]
-// (--only times one case, argx::cuda alone, a few times: for the profiler.)
+//   gpu_sweep [--cases N] [--small N] [--seed S] [--out FILE.json] [--only ID] [--variant V]
+//             [--host-costs 1]
+// (--only times one case, argx::cuda alone, a few times: for the profiler. --variant times
+// every call with another launch than argx's choice, to weigh a launch rule: "unsplit"
+// (splits of a slice or column tile taken away, where the kernel allows), "tiny" (a thread
+// a slice, for ordered layouts). --host-costs prints the host time of the runtime calls a
+// call makes, one by one.)
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -46,6 +53,84 @@ struct run_state {
   unsigned* sink = nullptr;
   int ceiling_blocks = 1;
 };
+
+using argx::detail::gpu::kernel_kind;
+using argx::detail::gpu::launch_config;
+using argx::detail::gpu::layout;
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// The launch without splits, where the kernel takes one (else the launch as chosen).
+launch_config unsplit(const layout& l, const launch_config& c) {
+  if (c.splits <= 1) return c;
+  launch_config u = c;
+  u.splits = 1;
+  u.counters = u.slots = u.partials = 0;
+  u.packed_meet = false;
+  switch (c.kernel) {
+    case kernel_kind::columns: {
+      const std::int64_t row_lanes = std::int64_t(32 >> c.column_lanes_log2) << c.row_warps_log2;
+      const std::int64_t rows_per_thread = ceil_div(l.reduce, row_lanes);
+      const std::int64_t counted = argx::size_of(l.type) == 1 ? 255 : argx::size_of(l.type) == 2 ? 65535 : 1 << 30;
+      if (c.packed && rows_per_thread > counted) return c;
+      u.chunk = l.reduce;
+      u.blocks = c.blocks / c.splits;
+      return u;
+    }
+    case kernel_kind::runs_block:
+    case kernel_kind::runs_unordered: {
+      const std::int64_t runs = l.reduce / l.run_length();
+      u.chunk = c.run_stream ? runs : runs * c.run_slots;
+      u.blocks = l.outputs;
+      return u;
+    }
+    case kernel_kind::elements_block:
+      u.chunk = l.reduce;
+      u.blocks = l.outputs;
+      return u;
+    default: return c;
+  }
+}
+
+// A thread a slice (tiny_slices), for layouts whose positions rise along the walk.
+launch_config tiny(const layout& l, const launch_config& c) {
+  if (!l.ordered || l.reduce > (std::int64_t(1) << 30)) return c;
+  launch_config t;
+  t.kernel = kernel_kind::tiny_slices;
+  t.threads = 256;
+  t.blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(ceil_div(l.outputs, 256), 132 * 8 * 4));
+  return t;
+}
+
+// Host microseconds of each runtime call a cuda call makes (median of 2000).
+void host_costs(void* device_ptr, cudaStream_t stream) {
+  cudaEvent_t ev;
+  check(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "event");
+  const auto time_us = [](const char* name, auto&& f) {
+    std::vector<double> t;
+    for (int i = 0; i < 2000; ++i) {
+      const auto a = std::chrono::steady_clock::now();
+      f();
+      t.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - a).count());
+    }
+    std::sort(t.begin(), t.end());
+    std::printf("host cost %-28s %.3f us (p90 %.3f)\n", name, t[t.size() / 2], t[t.size() * 9 / 10]);
+  };
+  int dev = 0;
+  cudaPointerAttributes pa{};
+  cudaStreamCaptureStatus cs{};
+  cudaGraph_t g = nullptr;
+  unsigned long long id = 0;
+  time_us("cudaGetLastError", [&] { (void)cudaGetLastError(); });
+  time_us("cudaGetDevice", [&] { (void)cudaGetDevice(&dev); });
+  time_us("cudaPointerGetAttributes", [&] { (void)cudaPointerGetAttributes(&pa, device_ptr); });
+  time_us("cudaStreamGetCaptureInfo", [&] { (void)cudaStreamGetCaptureInfo(stream, &cs, nullptr, &g); });
+  time_us("cudaStreamGetId", [&] { (void)cudaStreamGetId(stream, &id); });
+  time_us("cudaEventRecord", [&] { (void)cudaEventRecord(ev, stream); });
+  time_us("empty launch", [&] { argx_bench::empty_kernel<<<1, 1, 0, stream>>>(); });
+  check(cudaStreamSynchronize(stream), "host costs");
+  cudaEventDestroy(ev);
+}
 
 // Times one case; appends its JSON object to `json`. Returns false on a mismatch.
 bool run_case(run_state& st, const argx::sweep::sweep_case& c, bool small, bool only, std::string& json) {
@@ -106,14 +191,18 @@ bool run_case(run_state& st, const argx::sweep::sweep_case& c, bool small, bool 
 int main(int argc, char** argv) {
   int count = 320, small_count = 40, only = -1;
   std::uint64_t seed = 13;
-  std::string out_path = "gpu-sweep.json";
+  std::string out_path = "gpu-sweep.json", variant, costs;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--cases")) count = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--small")) small_count = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--seed")) seed = std::strtoull(argv[i + 1], nullptr, 10);
     else if (!std::strcmp(argv[i], "--out")) out_path = argv[i + 1];
     else if (!std::strcmp(argv[i], "--only")) only = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--variant")) variant = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--host-costs")) costs = argv[i + 1];
   }
+  using argx::detail::gpu::launch_rewritten;
+  const launch_rewritten rewrite(variant == "unsplit" ? unsplit : variant == "tiny" ? tiny : nullptr);
   const argx::sweep::sweep_limits large;
   argx::sweep::sweep_limits small;
   small.min_bytes = 4 << 10;
@@ -139,6 +228,7 @@ int main(int argc, char** argv) {
   argx_bench::fill_bits<<<4096, 256, 0, st.stream>>>(static_cast<std::uint32_t*>(st.buffer), buffer_bytes / 4, seed);
   check(cudaGetLastError(), "fill");
 
+  if (!costs.empty()) host_costs(st.buffer, st.stream);
   if (only >= 0) {
     st.tm.max_reps = 3;
     std::string ignored = "[";

@@ -97,6 +97,9 @@ std::vector<shape_case> cases() {
   cs.push_back({"flat of a 4-d view with its dims reversed (dense)", {3, 17, 11, 401}, {}, v::reverse_dims});
   cs.push_back({"flat with the first and last dims reversed (dense)", {20, 64, 53}, {}, v::flip_ends});
   cs.push_back({"dims 1 to 3 with dim 1 and the last swapped (dense slices)", {4, 9, 17, 450}, {1, 2, 3}, v::transpose_1_last});
+  // short ones, few of them: the same walk (a block a slice beats element by element)
+  cs.push_back({"flat of a transposed 951x33 (short dense slice)", {951, 33}, {}, v::transpose01});
+  cs.push_back({"dims 1 and 2 of a 3-d view, last two swapped (short dense slices)", {3, 40, 50}, {1, 2}, v::transpose_1_last});
   // the same with gaps (not one block): the unit-stride dim walked last, short and long runs
   cs.push_back({"flat of a sliced, transposed view (unit-stride dim walked last)", {64, 5, 700}, {}, v::slice_mid_transposed});
   cs.push_back({"flat of a sliced, transposed view, long runs", {4, 5, 9000}, {}, v::slice_mid_transposed});
@@ -105,6 +108,11 @@ std::vector<shape_case> cases() {
                                          {5, 300, 1000}, {1, 20000, 64}, {7, 33, 129}, {200, 10, 21}, {1, 30000, 37},
                                          {2, 40000, 9}, {1, 70000, 300}})
     cs.push_back({"strided " + to_string(e), e, {1}});
+  // small column inputs: up to 32 rows a thread an output (tiny slices), more rows the column kernel
+  cs.push_back({"few rows of wide columns, small input (tiny slices)", {2, 13, 659}, {1}});
+  cs.push_back({"31 rows of narrow columns, small input (tiny slices)", {3, 31, 7}, {1}});
+  cs.push_back({"40 rows of narrow columns, small input (column kernel)", {3, 40, 5}, {1}});
+  cs.push_back({"40 rows of aligned columns, small input (column kernel)", {10, 40, 32}, {1}});
   cs.push_back({"dim 0 of 4096x36", {4096, 36}, {0}});
   cs.push_back({"dim 0 of 3x50000", {3, 50000}, {0}});
   cs.push_back({"dim 0 of 5105x350", {5105, 350}, {0}});
@@ -146,7 +154,7 @@ const std::vector<std::string>& kernel_paths() {
       "runs_team lanes=2-16 short", "runs_team lanes=32", "runs_team lanes=32 short", "runs_block", "runs_block split",
       "runs_block short split", "columns aligned", "columns shifted", "columns shifted packed",
       "columns shifted packed atomic", "columns shifted atomic", "columns aligned partials", "columns shifted partials",
-      "runs_unordered split", "runs_unordered short split", "runs_unordered dense split", "elements_team", "elements_block split",
+      "runs_unordered split", "runs_unordered short split", "runs_unordered dense", "runs_unordered dense split", "elements_team", "elements_block split",
       "tiny_slices"};
   return all;
 }

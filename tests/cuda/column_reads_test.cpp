@@ -52,5 +52,5 @@ TEST_CASE("column reads: aligned, shifted and shuffled reads match seq on every 
   for (const char* want : {"columns shuffled", "columns shuffled packed", "columns shuffled atomic",
                            "columns shuffled packed atomic", "columns shuffled partials", "columns shifted",
                            "columns shifted packed atomic", "columns aligned atomic"})
-    CHECK_MESSAGE(paths.count(want) == 1, "column path not exercised: ", want);
+    CHECK_MESSAGE(paths.count(want) == 1, "column path not exercised: ", std::string(want));
 }
