@@ -116,15 +116,23 @@ struct lane_sink {
   std::uint64_t* key = nullptr;
   std::int64_t* pos = nullptr;
   std::int64_t items = 1, item_stride = 0, item_step = 0;
+  /// The data of the call this thread makes next over the same lanes and rows (another
+  /// unit), or null. Row prefetches that run past the last row fetch its first rows
+  /// instead, so that a walk of a few dozen KiB does not start on cold lines.
+  const void* next = nullptr;
 
-  /// Calls one(data of item i, the sink of item i) for every item.
+  /// Calls one(data of item i, the sink of item i) for every item (the next item is the
+  /// one that follows each).
   template <class T, class One>
   void each_item(const T* data, const One& one) const {
     if (items == 1) return one(data, *this);
     sink s = *out;
     lane_sink ls = *this;
     ls.out = &s;
-    for (std::int64_t i = 0; i < items; ++i, s.first += item_step) one(data + i * item_stride, ls);
+    for (std::int64_t i = 0; i < items; ++i, s.first += item_step) {
+      ls.next = i + 1 < items ? static_cast<const void*>(data + (i + 1) * item_stride) : next;
+      one(data + i * item_stride, ls);
+    }
   }
 };
 
@@ -189,18 +197,26 @@ constexpr typename dtype_traits<D>::key_type top_key(key_params p) {
   return order_key<D>(top_bits<D>(p), p);
 }
 
-/// The lane key of the SIMD kernels (simd_lanes-inl.h, keyer) for one element: ordered
-/// like order_key and equal where it is equal, in the element's width. It is order_key
-/// itself except for negative floats, which sit one higher.
+/// The lane key of the SIMD lanes kernel (simd_strided-inl.h: keyer, or float_lane_keyer
+/// for floats without abs) for one element: ordered like order_key and equal where it is
+/// equal, in the element's width, 0 exactly for NaN under nan ignore.
 template <dtype D>
 constexpr dtype_bits_t<D> lane_key(dtype_bits_t<D> bits, key_params p) {
   using tr = dtype_traits<D>;
   using B = dtype_bits_t<D>;
   if constexpr (tr::is_float) {
     const B all = static_cast<B>(~B(0)), m = static_cast<B>(bits & ~tr::sign_mask);
-    if (m > tr::exp_mask) return p.nan_ignore ? B(0) : all;
-    const B val = !p.abs && (bits & tr::sign_mask) ? static_cast<B>(B(0) - m) : m;  // -0 and +0 both 0
-    return static_cast<B>(val ^ tr::sign_mask ^ (p.argmin ? all : B(0)));
+    if (p.abs) {  // keyer's: the magnitude, sign-biased and complemented for argmin
+      if (m > tr::exp_mask) return p.nan_ignore ? B(0) : all;
+      return static_cast<B>(m ^ tr::sign_mask ^ (p.argmin ? all : B(0)));
+    }
+    // float_lane_keyer's: numbers at v + E in [0, 2E] (v the value as an integer, negated
+    // for argmin), NaN at 2E + 1 (propagate) or 0 (ignore, numbers one higher).
+    constexpr B E = static_cast<B>(tr::exp_mask);
+    if (m > E) return p.nan_ignore ? B(0) : static_cast<B>(2 * E + 1);
+    const B v = (bits & tr::sign_mask) ? static_cast<B>(B(0) - m) : m;  // -0 and +0 both 0
+    const B u = static_cast<B>((p.argmin ? static_cast<B>(B(0) - v) : v) + E);
+    return static_cast<B>(u + (p.nan_ignore ? 1 : 0));
   } else {
     return static_cast<B>(order_key<D>(bits, p));
   }

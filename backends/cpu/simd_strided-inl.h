@@ -37,6 +37,61 @@ HWY_BEFORE_NAMESPACE();
 namespace argx::detail::cpu::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+/// The lanes kernel's key for floats without abs: another key than keyer's, ordered and
+/// equal exactly where order_key is (lane_key is its scalar twin), in fewer operations. The element's value as
+/// a two's complement integer v = (m ^ s) - s (m its bits without the sign, s the sign
+/// spread: -0 and +0 both 0), negated for argmin, is shifted by the exponent mask E so
+/// that numbers lie in [0, 2E] and NaNs (|v| > E) above; then propagate clamps every NaN
+/// to 2E + 1 (a min) and ignore rotates the NaNs to the bottom and saturates them to 0
+/// (numbers 1 .. 2E + 1). Five operations a vector (six for ignore on 4- and 8-byte
+/// floats) where keyer takes seven: float16 rows of 114 lanes, nan=ignore, ran 0.67 of the
+/// read ceiling against int16's 0.93 on the same layout (0.74 with this key).
+template <dtype D, class DU, bool Argmin, bool Ignore>
+struct float_lane_keyer {
+  using T = hn::TFromD<DU>;
+  using tr = dtype_traits<D>;
+  static constexpr T E = T(tr::exp_mask), N = T(2 * E);
+  static constexpr T R = T(T(0) - N - T(2));  // ignore: numbers + 1 + R fill [R + 1, max]
+  hn::Vec<DU> mag, shift, clamp;
+
+  explicit float_lane_keyer(DU du)
+      : mag(hn::Set(du, static_cast<T>(~T(tr::sign_mask)))),
+        shift(hn::Set(du, static_cast<T>(Ignore ? T(E + T(1) + R) : E))),
+        clamp(hn::Set(du, static_cast<T>(Ignore ? R : T(N + T(1))))) {}
+
+  HWY_INLINE hn::Vec<DU> operator()(hn::Vec<DU> x) const {
+    const DU du;
+    const hn::RebindToSigned<DU> di;
+    const auto s = hn::BitCast(du, hn::BroadcastSignBit(hn::BitCast(di, x)));
+    const auto t = hn::Xor(hn::And(x, mag), s);
+    const auto u = hn::Add(Argmin ? hn::Sub(s, t) : hn::Sub(t, s), shift);
+    if constexpr (!Ignore) {
+      return hn::Min(u, clamp);
+    } else if constexpr (sizeof(T) <= 2) {
+      return hn::SaturatedSub(u, clamp);
+    } else {
+      return hn::Sub(hn::Max(u, clamp), clamp);
+    }
+  }
+};
+
+/// Calls f(key) with the lanes kernel's key for p: float_lane_keyer for floats without abs,
+/// keyer otherwise.
+template <dtype D, class DU, class F>
+HWY_INLINE void with_lane_keyer(DU du, key_params p, const F& f) {
+  if constexpr (dtype_traits<D>::is_float) {
+    if (!p.abs) {
+      if (p.argmin) {
+        if (p.nan_ignore) return f(float_lane_keyer<D, DU, true, true>(du));
+        return f(float_lane_keyer<D, DU, true, false>(du));
+      }
+      if (p.nan_ignore) return f(float_lane_keyer<D, DU, false, true>(du));
+      return f(float_lane_keyer<D, DU, false, false>(du));
+    }
+  }
+  with_keyer<D>(du, p, f);
+}
+
 /// The lane key nothing can beat: that of top_bits.
 template <dtype D, class DK, class Key>
 HWY_INLINE hn::TFromD<DK> lane_top(DK dk, const Key& key, key_params p) {
@@ -61,17 +116,28 @@ struct slots {
 
 /// The rows to prefetch while a pair of rows is compared: `ahead` rows later (about 8
 /// KiB), since rows are far apart and the hardware sees a new short stream per row. The
-/// prefetches are spread over the pair's slot loop, one per cache line of each row.
+/// prefetches are spread over the pair's slot loop, one per cache line of each row. Past
+/// the last row, the first rows of the call that follows (`following`, lane_sink::next).
 template <class T>
 struct row_prefetch {
-  row_cursor ahead;
+  row_cursor ahead, then;
   std::int64_t k, last;
+  const T* following;
   static std::int64_t distance(size_t row_bytes) { return std::clamp<std::int64_t>(8192 / std::int64_t(row_bytes), 1, 64); }
-  row_prefetch(const row_walk& w, std::int64_t first, std::int64_t end, size_t row_bytes)
-      : ahead(w, std::min(end - 1, first + 1 + distance(row_bytes))), k(first + 1 + distance(row_bytes)), last(end) {}
-  /// The next row to prefetch (`fallback`, already read, past the last row).
+  row_prefetch(const row_walk& w, std::int64_t first, std::int64_t end, size_t row_bytes, const void* next)
+      : ahead(w, std::min(end - 1, first + 1 + distance(row_bytes))),
+        then(w, first),
+        k(first + 1 + distance(row_bytes)),
+        last(end),
+        following(static_cast<const T*>(next)) {}
+  /// The next row to prefetch (`fallback`, already read, past the last row of both calls).
   HWY_INLINE const T* next(const T* base, const T* fallback) {
-    if (k >= last) return fallback;
+    if (k >= last) {
+      if (following == nullptr) return fallback;
+      const T* p = following + then.off;
+      then.next();  // wraps to the first row again past the end: harmless
+      return p;
+    }
     const T* p = base + ahead.off;
     if (++k < last) ahead.next();
     return p;
@@ -120,7 +186,7 @@ HWY_INLINE void lanes_wide(DK dk, const dtype_bits_t<D>* base, size_t n, const r
   }
   const T top = lane_top<D>(dk, key, o.keys);
   const auto topv = hn::Set(dk, top);
-  row_prefetch<T> pf(w, first, last, n * sizeof(T));
+  row_prefetch<T> pf(w, first, last, n * sizeof(T), out.next);
   const size_t per_line = std::max<size_t>(1, 64 / (sizeof(T) * L));  // slots per cache line
   std::int64_t k = first + 1;
   cur.next();
@@ -187,7 +253,7 @@ HWY_INLINE void lanes_narrow(DK dk, const dtype_bits_t<D>* base, size_t n, const
   std::fill(ck + stored, ck + joined, static_cast<T>(top));
   row_cursor cur(w, first);
   const std::int64_t pos0 = cur.pos;
-  row_prefetch<T> pf(w, first, last, n * sizeof(T));
+  row_prefetch<T> pf(w, first, last, n * sizeof(T), out.next);
   const size_t per_line = std::max<size_t>(1, 64 / (sizeof(T) * L));  // slots per cache line
   for (std::int64_t c0 = first; c0 < last; c0 += chunk) {
     const std::int64_t c1 = std::min(last, c0 + chunk);
@@ -345,7 +411,7 @@ void lanes(const void* data, std::int64_t lanes, const row_walk& w, std::int64_t
   const size_t n = static_cast<size_t>(lanes);
   auto vectors = [&](auto dk) {
     mark(D, sizeof(T) >= 4 ? path::lanes_wide : path::lanes_narrow);
-    with_keyer<D>(dk, o.keys, [&](const auto& key) {
+    with_lane_keyer<D>(dk, o.keys, [&](const auto& key) {
       if (last - first <= few_rows) {  // every item at once
         if (o.ties_last) return lanes_few<D, true>(dk, base, n, w, first, last, key, o, out);
         return lanes_few<D, false>(dk, base, n, w, first, last, key, o, out);

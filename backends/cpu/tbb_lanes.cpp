@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include <oneapi/tbb/blocked_range.h>
@@ -39,8 +40,12 @@ void push(row_walk& w, const axis& a) {
   w.pos_strides[w.rank++] = a.weight;
 }
 
-/// Most lanes whose bests the driver combines itself (its arrays live on the stack).
-constexpr std::int64_t partial_lanes = 1024;
+/// Longest contiguous reduced dim that starts a block; longer ones are runs (tbb_general.cpp).
+constexpr std::int64_t long_run = 1024;
+/// Most lanes whose bests the driver combines itself: as many as a lanes call takes (a
+/// whole row of a few thousand bytes, see make_layout). Its arrays live in thread-local
+/// scratch (lane_scratch) and in parallel_reduce's bodies, off the calling thread's stack.
+constexpr std::int64_t partial_lanes = cpu::simd::lanes_max_any;
 /// Buffered whole layouts: most lanes a tile, and most outputs a buffer holds (lanes
 /// times items; 128 KiB of int64 indices, within the L2 of one core).
 constexpr std::int64_t buffered_lanes = 2048, buffered_outputs = 32768;
@@ -98,6 +103,7 @@ struct layout {
 /// when it has no contiguous dim that suits it.
 bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
   l = layout{};
+  max_lanes = std::min(max_lanes, cpu::simd::lanes_max(j.esize));  // what a lanes call takes
   const plan& p = j.p;
   axis all[2 * max_rank];  // kept dims innermost first, then reduced dims innermost first
   int n = 0;
@@ -117,7 +123,7 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
   for (int i = 0; i < n && u < 0; ++i)
     if (all[i].extent > 1 && (all[i].stride == 1 || (all[i].stride == -1 && !all[i].reduced))) u = i;
   if (u < 0) return false;
-  if (all[u].reduced && all[u].extent > partial_lanes) return false;  // long runs: the runs engine
+  if (all[u].reduced && all[u].extent > long_run) return false;  // long runs: the runs engine
   bool used[2 * max_rank] = {};
   used[u] = true;
   axis a = all[u];
@@ -135,19 +141,32 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
   const std::int64_t target = std::max<std::int64_t>(16, 256 / j.esize);
   std::int64_t rows = p.reduce_size / (a.reduced ? a.extent : 1);  // of the walk, so far
   int split = -1;  // the reduced dim whose chunk closes the block
-  while (l.lanes < target) {
+  while (true) {
     int v = -1;
     for (int i = 0; i < n && v < 0; ++i)
       if (!used[i] && all[i].extent > 1 && (all[i].stride == l.lanes || all[i].stride == -l.lanes)) v = i;
     if (v < 0) break;
     axis b = all[v];
+    // Past the target, a block that holds a whole reduced dim takes the dense kept dims
+    // after it too, within what the driver combines: their coordinates would be items, each
+    // walking every row for a piece of it, and pieces of a few hundred bytes rows
+    // thousands apart read at half the speed of whole rows (float16 dims {2,3} of
+    // 16307x133 under 2x9 kept: lanes 2x133 0.52 of the read ceiling, 2x133x9 0.93).
+    if (l.lanes >= target && (b.reduced || l.whole() || l.lanes * b.extent > max_lanes || rows < 16)) break;
     // With few rows a slice, writing the outputs costs more than reading: once a row of
     // whole lanes fills a vector, the outputs' innermost dim stays an item, whose batches
     // give every lane a run of outputs (buffered, the block being transposed).
     if (!b.reduced && (b.weight == 1 || b.weight == -1) && l.whole() && l.lanes * j.esize >= 16 && rows < 16) break;
     used[v] = true;
     const bool reversed = b.stride < 0;
-    if (!b.reduced || (l.lanes * b.extent <= 2 * target && rows / b.extent >= 16)) {
+    // A reduced dim whose chunks would leave a rest joins whole while the lanes stay within
+    // what the driver combines: the rest's second pass walks every row again for a few
+    // lanes, re-fetching the lines the chunks ended in (float16 2x133 lanes of rows 4788
+    // bytes apart, dims {2,3} of 16307x133: 0.36 of the read ceiling with a rest of 5 rows).
+    const std::int64_t whole_cap = b.extent % std::max<std::int64_t>(1, target / l.lanes) != 0
+                                       ? std::min(partial_lanes, max_lanes)  // one tile: the reduced dim cannot be tiled
+                                       : 2 * target;
+    if (!b.reduced || (l.lanes * b.extent <= whole_cap && rows / b.extent >= 16)) {
       if (reversed) {  // lane c is coordinate extent-1-c: outputs or positions fall along it
         l.base_offset += (b.extent - 1) * b.stride;
         (b.reduced ? l.base_pos : l.base_out) += (b.extent - 1) * b.weight;
@@ -159,8 +178,19 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
       if (b.reduced) rows /= b.extent;
       continue;
     }
-    // A long reduced dim: chunks of g of its rows are lanes, the chunk number a row.
-    const std::int64_t g = target / l.lanes;
+    // A long reduced dim: chunks of g of its rows are lanes, the chunk number a row. A
+    // chunk up to an eighth shorter that divides the dim and whose row of lanes spans as
+    // many 64-byte lines leaves no rest, a second pass per unit (float64 2x2130 slices of
+    // 3332 units: chunks of 16 rows and a rest of 2, 0.61 of the read ceiling, or of 15
+    // and none); more rows or fewer lines a row would cost more than the rest (float32 35
+    // lanes against 60 and a rest of one row: 1.25x the time).
+    std::int64_t g = target / l.lanes;
+    const auto lines = [&](std::int64_t c) { return (l.lanes * c * j.esize + 63) / 64; };
+    for (std::int64_t d = g; d >= 2 && 8 * d >= 7 * g && lines(d) == lines(g); --d)
+      if (b.extent % d == 0) {
+        g = d;
+        break;
+      }
     if (g < 2 || rows / g < 16) {
       used[v] = false;
       break;
@@ -247,28 +277,57 @@ unit_place place(const layout& l, std::int64_t unit) {
   return u;
 }
 
-/// Per-lane bests of one unit over a range of rows, for parallel_reduce.
+/// A thread's scratch arrays for the lanes it combines: a second set of bests to merge
+/// (lane_results), the rest's bests and the unit's outputs (run_unit). No TBB call runs
+/// while one is in use, so no other task on the thread can take it meanwhile.
+struct lane_scratch {
+  std::uint64_t key[partial_lanes];
+  std::int64_t pos[partial_lanes];
+  cand acc[partial_lanes];
+  std::int64_t out_of[partial_lanes];
+};
+lane_scratch& scratch() {
+  static thread_local std::unique_ptr<lane_scratch> s;
+  if (!s) s = std::make_unique<lane_scratch>();
+  return *s;
+}
+
+/// Per-lane bests of one unit over a range of rows, for parallel_reduce: in the object
+/// for a few lanes, on the heap beyond (a few thousand lanes' worth is too much for a
+/// caller's stack).
 struct lane_results {
+  static constexpr std::int64_t inline_lanes = 256;
   const job* j;
   const layout* l;
   std::int64_t offset, lanes;
+  const void* next = nullptr;  // the data of the unit this thread runs next (lane_sink::next)
   bool has = false;
-  std::uint64_t key[partial_lanes];
-  std::int64_t pos[partial_lanes];
+  std::uint64_t key_inline[inline_lanes];
+  std::int64_t pos_inline[inline_lanes];
+  std::unique_ptr<std::uint64_t[]> key_store;
+  std::unique_ptr<std::int64_t[]> pos_store;
+  std::uint64_t* key = key_inline;
+  std::int64_t* pos = pos_inline;
 
-  lane_results(const job& jb, const layout& lo, std::int64_t off, std::int64_t n) : j(&jb), l(&lo), offset(off), lanes(n) {}
-  lane_results(lane_results& o, ::tbb::split) : j(o.j), l(o.l), offset(o.offset), lanes(o.lanes) {}
+  lane_results(const job& jb, const layout& lo, std::int64_t off, std::int64_t n)
+      : j(&jb), l(&lo), offset(off), lanes(n) {
+    if (n > inline_lanes) {
+      key_store.reset(new std::uint64_t[n]), pos_store.reset(new std::int64_t[n]);
+      key = key_store.get(), pos = pos_store.get();
+    }
+  }
+  lane_results(lane_results& o, ::tbb::split) : lane_results(*o.j, *o.l, o.offset, o.lanes) {}
 
   void operator()(const ::tbb::blocked_range<std::int64_t>& r) {
     if (!has) {
-      j->k.lanes(j->at(offset), lanes, l->walk, r.begin(), r.end(), j->o, lane_sink{nullptr, 1, key, pos});
+      j->k.lanes(j->at(offset), lanes, l->walk, r.begin(), r.end(), j->o,
+                 lane_sink{nullptr, 1, key, pos, 1, 0, 0, next});
       has = true;
       return;
     }
-    std::uint64_t k2[partial_lanes];
-    std::int64_t p2[partial_lanes];
-    j->k.lanes(j->at(offset), lanes, l->walk, r.begin(), r.end(), j->o, lane_sink{nullptr, 1, k2, p2});
-    merge(k2, p2);
+    lane_scratch& s = scratch();
+    j->k.lanes(j->at(offset), lanes, l->walk, r.begin(), r.end(), j->o, lane_sink{nullptr, 1, s.key, s.pos});
+    merge(s.key, s.pos);
   }
   void merge(const std::uint64_t* k2, const std::int64_t* p2) {
     for (std::int64_t i = 0; i < lanes; ++i) {
@@ -401,8 +460,10 @@ void copy_runs(const job& j, const layout& l, const unit_place& u, const unsigne
   if (j.out.values) copy_entries(j.esize, j.out.values, values, at, lanes, u.items, step);
 }
 
-/// Runs one unit; `split_rows` spreads its rows over the cores.
-void run_unit(const job& j, const layout& l, std::int64_t unit, bool split_rows) {
+/// Runs one unit; `split_rows` spreads its rows over the cores. `next`: the unit this
+/// thread runs after it (-1: none), whose first rows the kernel prefetches at its end.
+void run_unit(const job& j, const layout& l, std::int64_t unit, bool split_rows, std::int64_t next = -1) {
+  const char* next_data = next >= 0 ? j.at(place(l, next).offset) : nullptr;
   const unit_place u = place(l, unit);
   const std::int64_t lanes = (u.c1 - u.c0) * l.inner_lanes, rows = l.walk.rows();
   if (l.whole() && !split_rows) {
@@ -411,7 +472,7 @@ void run_unit(const job& j, const layout& l, std::int64_t unit, bool split_rows)
     if (!l.buffered()) {
       const cpu::simd::sink s = j.sink_from(u.out);
       j.k.lanes(j.at(u.offset), lanes, l.walk, 0, rows, j.o,
-                lane_sink{&s, l.block[0].weight, nullptr, nullptr, u.items, item.stride, item.weight});
+                lane_sink{&s, l.block[0].weight, nullptr, nullptr, u.items, item.stride, item.weight, next_data});
       return;
     }
     mark(j.p.type, path::lanes_buffered);
@@ -422,11 +483,12 @@ void run_unit(const job& j, const layout& l, std::int64_t unit, bool split_rows)
     // Lane i, item k: entry i * items + k.
     const cpu::simd::sink s{buf.indices.data(), j.out.values ? buf.values.data() : nullptr, 0, j.p.index};
     j.k.lanes(j.at(u.offset), lanes, l.walk, 0, rows, j.o,
-              lane_sink{&s, u.items, nullptr, nullptr, u.items, item.stride, 1});
+              lane_sink{&s, u.items, nullptr, nullptr, u.items, item.stride, 1, next_data});
     copy_runs(j, l, u, buf.indices.data(), buf.values.data());
     return;
   }
   lane_results r(j, l, u.offset, lanes);
+  if (!split_rows) r.next = next_data;
   mark(j.p.type, split_rows ? path::lanes_split_rows : path::lanes_combined);
   if (split_rows) {
     // Each piece ends in a combine per lane: it should read a few KiB per lane before.
@@ -439,14 +501,15 @@ void run_unit(const job& j, const layout& l, std::int64_t unit, bool split_rows)
   std::int64_t slots = 1;
   for (int b = 0; b < l.block_rank; ++b)
     if (!l.block[b].reduced) slots *= u.extent(l, b);
-  cand acc[partial_lanes];
-  std::int64_t out_of[partial_lanes];
+  lane_scratch& sc = scratch();
+  cand* acc = sc.acc;
+  std::int64_t* out_of = sc.out_of;
   std::fill(acc, acc + slots, j.seed_for(j.p.reduce_size));
   combine_lanes(j, l, u, r.key, r.pos, l.base_pos, false, acc, out_of);
   if (l.rest != 0) {
     mark(j.p.type, path::lanes_rest);
-    std::uint64_t key[partial_lanes];
-    std::int64_t pos[partial_lanes];
+    std::uint64_t* key = sc.key;
+    std::int64_t* pos = sc.pos;
     j.k.lanes(j.at(u.offset + l.rest_offset), l.inner_lanes * l.rest, l.rest_walk, 0, l.rest_walk.rows(), j.o,
               lane_sink{nullptr, 1, key, pos});
     combine_lanes(j, l, u, key, pos, l.rest_pos, true, acc, out_of);
@@ -468,10 +531,10 @@ bool run_lanes(const job& j) {
   if (!j.parallel(j.p.outputs * j.p.reduce_size * j.esize)) {
     if (l.whole() && l.item_rank > 0)  // one call per tile and run of items
       l.batch = l.buffered() ? buffered_items : l.item_dims[0].extent;
-    for (std::int64_t i = 0; i < l.units(); ++i) run_unit(j, l, i, false);
+    for (std::int64_t i = 0; i < l.units(); ++i) run_unit(j, l, i, false, i + 1 < l.units() ? i + 1 : -1);
     return true;
   }
-  if (l.units() < 4 * workers() && !l.block[l.block_rank - 1].reduced) {
+  if (l.units() < 4 * workers() && l.whole()) {
     // Narrower tiles, for units enough to keep the cores busy, down to rows of 512 bytes.
     const std::int64_t want = (4 * workers() + l.items - 1) / l.items;
     const std::int64_t per = (l.block[l.block_rank - 1].extent + want - 1) / want;
@@ -495,7 +558,8 @@ bool run_lanes(const job& j) {
     const std::int64_t grain = std::max<std::int64_t>(1, grain_bytes / std::max<std::int64_t>(1, unit_bytes));
     ::tbb::parallel_for(::tbb::blocked_range<std::int64_t>(0, l.units(), grain),
                         [&](const ::tbb::blocked_range<std::int64_t>& r) {
-                          for (std::int64_t i = r.begin(); i < r.end(); ++i) run_unit(j, l, i, false);
+                          for (std::int64_t i = r.begin(); i < r.end(); ++i)
+                            run_unit(j, l, i, false, i + 1 < r.end() ? i + 1 : -1);
                         });
     return true;
   }

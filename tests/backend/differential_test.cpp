@@ -148,3 +148,33 @@ TEST_CASE("differential: slices long enough to split across threads and chunks")
     }
   }
 }
+
+TEST_CASE("differential: lane blocks with reduced dims inside (whole, chunked, with a rest)") {
+  // Layouts the tbb backend reduces as lanes with reduced dims in the block: a short
+  // contiguous kept dim, then a reduced dim joined whole (133: chunks would leave a rest)
+  // with the kept dim after it in the block too, then the outer reduced dim split over the
+  // threads; a reduced dim cut into chunks that divide it (2130 = 142 x 15) or that leave
+  // a rest (4001), one unit per item or one for all.
+  struct layout_case {
+    argx::shape extents;
+    argx::dim_list dims;
+  };
+  const std::vector<layout_case> cases = {
+      {{700, 9, 133, 2}, {0, 2}}, {{40, 2130, 2}, {1}}, {{3, 4001, 5}, {1}}, {{4001, 19, 3}, {0}},
+  };
+  const std::vector<dtype> dtypes = {dtype::f16, dtype::bf16, dtype::f32, dtype::f64, dtype::i16, dtype::u64};
+  rng r(2394);
+  for (const auto& c : cases) {
+    for (dtype t : dtypes) {
+      const host_tensor base = random_tensor(r, t, c.extents, random_profile(r));
+      for (const auto& [name, x] : std::vector<std::pair<std::string, host_tensor>>{{"contiguous", base},
+                                                                                   {"flip(1)", base.flipped(1)}}) {
+        for (argx::op o : {argx::op::argmax, argx::op::argmin}) {
+          argx::spec s = random_spec(r, x.rank());
+          s.dims = c.dims;
+          check_case(x, o, s, random_options(r), std::string(argx::name(t)) + " " + name);
+        }
+      }
+    }
+  }
+}
