@@ -30,8 +30,10 @@ const gpu::residency& residency_for(int device, dtype type) {
 thread_local gpu::launch_rewritten::function rewrite_hook = nullptr;
 
 gpu::launch_config chosen(const gpu::layout& l, int dev) {
-  const gpu::launch_config c = gpu::choose_launch(l, residency_for(dev, l.type), gpu::device(dev).limits);
-  return rewrite_hook ? rewrite_hook(l, c) : c;
+  const gpu::residency& r = residency_for(dev, l.type);
+  const gpu::device_limits& d = gpu::device(dev).limits;
+  const gpu::launch_config c = gpu::choose_launch(l, r, d);
+  return rewrite_hook ? rewrite_hook(l, c, r, d) : c;
 }
 
 }  // namespace

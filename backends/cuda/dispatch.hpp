@@ -13,11 +13,12 @@ namespace argx::detail::gpu {
 launch_config launch_for(const plan& p);
 
 /// Benchmarks: while an instance lives, every launch this thread's calls choose is passed
-/// through `rewrite` (to time other launches of the same calls). Not for tests of results:
-/// the rewrite must return a launch the layout's kernels accept.
+/// through `rewrite`, with the residency and device it was chosen for (to time other
+/// launches of the same calls). Not for tests of results: the rewrite must return a launch
+/// the layout's kernels accept.
 class launch_rewritten {
  public:
-  using function = launch_config (*)(const layout&, const launch_config&);
+  using function = launch_config (*)(const layout&, const launch_config&, const residency&, const device_limits&);
   explicit launch_rewritten(function rewrite);
   ~launch_rewritten();
   launch_rewritten(const launch_rewritten&) = delete;

@@ -217,7 +217,7 @@ launch_config columns_with(const layout& l, const residency& r, const device_lim
          rows / (2 * splits * row_lanes) >= T::column_wave_fill_min_rows)
     splits *= 2;
   if (c.packed)  // a thread counts its rows in a byte (half-word)
-    splits = std::max(splits, ceil_div(rows, row_lanes * (elem == 1 ? 255 : 65535)));
+    splits = std::max(splits, ceil_div(rows, row_lanes * packed_column_rows_max(elem)));
   splits = std::max(splits, ceil_div(rows, std::int64_t(1) << 31));  // positions relative to a split fit 32 bits
   c.chunk = ceil_div(rows, splits);
   c.splits = ceil_div(rows, c.chunk);
@@ -307,6 +307,11 @@ launch_config choose_for(const layout& l, const residency& r, const device_limit
 
 launch_config choose_launch(const layout& l, const residency& r, const device_limits& d) {
   return tune::with_arch(d.compute_capability, [&](auto t) { return choose_for<decltype(t)>(l, r, d); });
+}
+
+launch_config thread_per_slice_launch(const layout& l, const residency& r, const device_limits& d) {
+  return tune::with_arch(d.compute_capability,
+                         [&](auto t) { return tiny_launch<decltype(t)>(l, r, d, kernel_kind::tiny_slices); });
 }
 
 column_read_forced::column_read_forced(column_read read) { forced_column_read = static_cast<int>(read); }

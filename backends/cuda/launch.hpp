@@ -79,6 +79,14 @@ struct launch_config {
 /// The launch for a layout on a device (the layout's data aligned to its element size).
 launch_config choose_launch(const layout& l, const residency& r, const device_limits& d);
 
+/// The launch of a thread a slice (tiny_slices) for an ordered layout, as choose_launch
+/// sizes it where it picks that kernel; for benchmarks that weigh it against the choice.
+launch_config thread_per_slice_launch(const layout& l, const residency& r, const device_limits& d);
+
+/// Most rows a thread of a packed column launch walks: it counts them in a byte (1-byte
+/// elements) or a half-word (2-byte ones).
+constexpr std::int64_t packed_column_rows_max(std::int64_t elem) noexcept { return elem == 1 ? 255 : 65535; }
+
 /// Tests: while an instance lives, the column launches this thread chooses read rows as
 /// `read` says (aligned only where every row is aligned: elsewhere the choice stands), so
 /// that each read runs on shapes the choice would send to another.

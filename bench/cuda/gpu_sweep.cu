@@ -54,14 +54,16 @@ struct run_state {
   int ceiling_blocks = 1;
 };
 
+using argx::detail::gpu::device_limits;
 using argx::detail::gpu::kernel_kind;
 using argx::detail::gpu::launch_config;
 using argx::detail::gpu::layout;
+using argx::detail::gpu::residency;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // The launch without splits, where the kernel takes one (else the launch as chosen).
-launch_config unsplit(const layout& l, const launch_config& c) {
+launch_config unsplit(const layout& l, const launch_config& c, const residency&, const device_limits&) {
   if (c.splits <= 1) return c;
   launch_config u = c;
   u.splits = 1;
@@ -71,8 +73,8 @@ launch_config unsplit(const layout& l, const launch_config& c) {
     case kernel_kind::columns: {
       const std::int64_t row_lanes = std::int64_t(32 >> c.column_lanes_log2) << c.row_warps_log2;
       const std::int64_t rows_per_thread = ceil_div(l.reduce, row_lanes);
-      const std::int64_t counted = argx::size_of(l.type) == 1 ? 255 : argx::size_of(l.type) == 2 ? 65535 : 1 << 30;
-      if (c.packed && rows_per_thread > counted) return c;
+      const auto elem = static_cast<std::int64_t>(argx::size_of(l.type));
+      if (c.packed && rows_per_thread > argx::detail::gpu::packed_column_rows_max(elem)) return c;
       u.chunk = l.reduce;
       u.blocks = c.blocks / c.splits;
       return u;
@@ -93,13 +95,9 @@ launch_config unsplit(const layout& l, const launch_config& c) {
 }
 
 // A thread a slice (tiny_slices), for layouts whose positions rise along the walk.
-launch_config tiny(const layout& l, const launch_config& c) {
+launch_config tiny(const layout& l, const launch_config& c, const residency& r, const device_limits& d) {
   if (!l.ordered || l.reduce > (std::int64_t(1) << 30)) return c;
-  launch_config t;
-  t.kernel = kernel_kind::tiny_slices;
-  t.threads = 256;
-  t.blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(ceil_div(l.outputs, 256), 132 * 8 * 4));
-  return t;
+  return argx::detail::gpu::thread_per_slice_launch(l, r, d);
 }
 
 // Host microseconds of each runtime call a cuda call makes (median of 2000).
