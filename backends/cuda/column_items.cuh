@@ -116,16 +116,21 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
   const column_tiles<D, shuffled> tiling(l, tile_groups, warps_c);
   const std::int64_t per_outer = tiling.per_outer, tiles = tiling.count();
   const std::int64_t items = tiles * splits;
+  // A walk of virtual columns (layout.hpp): every (split, virtual column) leaves a partial,
+  // at its traversal index in the full layout; virtual_answer_items folds them.
+  const bool virt = l.virt.any();
   // Answers stored through shared memory (see below), with one row warp: one split and
   // outputs in compact order without replicas (the answers), or splits meeting through
   // atomic maxima (the candidates, at their outputs' slots).
-  const bool staged = row_warps == 1 && (splits == 1 ? l.identity_outputs : packed_meet);
+  const bool staged = !virt && row_warps == 1 && (splits == 1 ? l.identity_outputs : packed_meet);
   // The answer of column j of group `grp`: stored, or left for the meeting.
   auto finish_in = [&](const column_group<D>& grp, std::int64_t s, std::int64_t r0, int j, K key, unsigned rel) {
     if (j >= grp.cols) return;
     const std::int64_t o = grp.first + j;
     const candidate<K> c{key, r0 + static_cast<std::int64_t>(rel)};
-    if (splits == 1)
+    if (virt)
+      store_partial(static_cast<partial<K>*>(ws.partials), s * l.outputs + o, candidate<K>{c.key, l.virt.position(c.pos, o)});
+    else if (splits == 1)
       store_answer<D>(l, out, o, grp.col + j, c);
     else if (packed_meet)
       atomicMax(ws.slots + o, pack_candidate(static_cast<std::uint32_t>(c.key), c.pos, ties_last));
@@ -252,7 +257,7 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
       }
       __syncthreads();  // the meeting area is reused by the next item
     }
-    if (splits == 1) continue;
+    if (splits == 1 || virt) continue;
     // The tile's last block to arrive reads what every block left.
     if (!arrive_last(ws.counters + tile, static_cast<unsigned>(splits), meet.last)) continue;
     if (packed_meet) {
@@ -303,6 +308,51 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
       }
       if (has && sub == 0) store_answer<D>(l, out, o, grp.col + c % V, pc);
     }
+  }
+}
+
+/// The answers of a walk of virtual columns (layout.hpp), `l` its full layout: a team (a
+/// warp, or the whole block where the partials an output are many) folds each output's
+/// partials, those its virtual columns left in every split, each lane every team-th of
+/// them, four loads in flight, and, in a folded walk, the rows past its last whole fold;
+/// then the team meets.
+template <dtype D, bool Block>
+__device__ __forceinline__ void virtual_answer_items(const layout& l, const device_outputs& out,
+                                                     const workspace_ptrs& ws, std::int64_t splits,
+                                                     typename device::block_argmax<dtype_key_t<D>>::storage& fold) {
+  using K = dtype_key_t<D>;
+  using B = dtype_bits_t<D>;
+  const auto* parts = static_cast<const partial<K>*>(ws.partials);
+  const virtual_columns v = l.virt;
+  const std::int64_t per = v.per_output(), per_split = l.outputs * per, n = splits * per;
+  const std::int64_t rest = v.fold > 1 ? l.reduce / v.fold * v.fold : l.reduce;  // the rows no fold holds
+  const int team = Block ? static_cast<int>(blockDim.x) : 32;
+  const int rank = Block ? static_cast<int>(threadIdx.x) : static_cast<int>(threadIdx.x & 31);
+  const std::int64_t teams = Block ? gridDim.x : static_cast<std::int64_t>(gridDim.x) * (blockDim.x >> 5);
+  const std::int64_t first = Block ? blockIdx.x : blockIdx.x * static_cast<std::int64_t>(blockDim.x >> 5) + (threadIdx.x >> 5);
+  for (std::int64_t o = first; o < l.outputs; o += teams) {  // the same bounds in every lane of a team
+    const B* slice = static_cast<const B*>(l.data) + l.slice_offset(o);
+    candidate<K> c = seed<K>(l.reduce, l.ties_last);
+    for (std::int64_t i = rank; i < n; i += 4 * team) {
+      candidate<K> got[4];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+        const std::int64_t k = i + u * team, s = k / per;
+        got[u] = k < n ? load_partial(parts, s * per_split + v.column(o, k - s * per)) : seed<K>(l.reduce, l.ties_last);
+      }
+#pragma unroll
+      for (int u = 0; u < 4; ++u) c = combine(c, got[u], l.ties_last);
+    }
+    for (std::int64_t t = rest + rank; t < l.reduce; t += team)
+      c = combine(c, candidate<K>{order_key<D>(slice[l.element_offset(t)], l.keys), t}, l.ties_last);
+    if constexpr (Block) {
+      c = device::block_argmax<K>(fold).reduce(c, l.ties_last);
+    } else {
+      std::int64_t pos = c.pos;
+      device::warp_reduce<32>(c.key, pos, l.ties_last);
+      c.pos = pos;
+    }
+    if (rank == 0) store_answer<D>(l, out, o, slice, c);
   }
 }
 

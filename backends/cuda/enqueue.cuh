@@ -49,6 +49,23 @@ void columns(const launch_config& c, const layout& l, const device_outputs& out,
   }
 }
 
+template <dtype D>
+void columns_any(const launch_config& c, const layout& l, const device_outputs& out, const workspace_ptrs& ws, dim3 grid,
+                 dim3 block, cudaStream_t s) {
+  // Plain narrow columns are always packed (choose_launch), so that variant is not built.
+  if constexpr (sizeof(dtype_bits_t<D>) <= 2) {
+    if (c.packed)
+      columns<D, true, true>(c, l, out, ws, grid, block, s);
+    else
+      columns<D, false, false>(c, l, out, ws, grid, block, s);
+  } else {
+    if (l.plain())
+      columns<D, true, false>(c, l, out, ws, grid, block, s);
+    else
+      columns<D, false, false>(c, l, out, ws, grid, block, s);
+  }
+}
+
 template <dtype D, bool Plain, bool Short>
 void runs_block(const launch_config& c, const layout& l, const device_outputs& out, const workspace_ptrs& ws,
                 dim3 grid, dim3 block, cudaStream_t s) {
@@ -103,17 +120,20 @@ void enqueue(const launch_config& c, const layout& l, const device_outputs& out,
       }
       break;
     case kernel_kind::columns:
-      // Plain narrow columns are always packed (choose_launch), so that variant is not built.
-      if constexpr (sizeof(dtype_bits_t<D>) <= 2) {
-        if (c.packed)
-          e::columns<D, true, true>(c, l, out, ws, grid, block, stream);
+      if (c.virt.any()) {  // a walk of virtual columns: its columns, then the answers from their partials
+        layout full, walk;
+        if (c.virt.window > 1)
+          windowed_layouts(l, full, walk);
         else
-          e::columns<D, false, false>(c, l, out, ws, grid, block, stream);
+          folded_layouts(l, c.virt.fold, full, walk);
+        e::columns_any<D>(c, walk, out, ws, grid, block, stream);
+        const dim3 answer_grid(static_cast<unsigned>(c.answer_blocks));
+        if (c.answers_by_block)
+          virtual_answers_kernel<D, true><<<answer_grid, block, 0, stream>>>(full, out, ws, c.splits);
+        else
+          virtual_answers_kernel<D, false><<<answer_grid, block, 0, stream>>>(full, out, ws, c.splits);
       } else {
-        if (plain)
-          e::columns<D, true, false>(c, l, out, ws, grid, block, stream);
-        else
-          e::columns<D, false, false>(c, l, out, ws, grid, block, stream);
+        e::columns_any<D>(c, l, out, ws, grid, block, stream);
       }
       break;
     case kernel_kind::elements_team:

@@ -88,6 +88,14 @@ __global__ void __launch_bounds__(tune::threads, tune::compiled_arch::column_min
                                                   packed_meet, meet);
 }
 
+/// The answers of a walk of virtual columns (column_items.cuh: virtual_answer_items).
+template <dtype D, bool Block>
+__global__ void __launch_bounds__(tune::threads) virtual_answers_kernel(const layout l, const device_outputs out,
+                                                                        const workspace_ptrs ws, const std::int64_t splits) {
+  __shared__ typename device::block_argmax<dtype_key_t<D>>::storage fold;
+  virtual_answer_items<D, Block>(l, out, ws, splits, fold);
+}
+
 /// No unit stride, a team of lanes per slice.
 template <dtype D>
 __global__ void __launch_bounds__(tune::threads) elements_team_kernel(const layout l, const device_outputs out,

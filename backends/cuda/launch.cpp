@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "kernel_types.hpp"
 #include "tuning.hpp"
 
 namespace argx::detail::gpu {
@@ -233,24 +234,25 @@ launch_config columns_with(const layout& l, const residency& r, const device_lim
   return c;
 }
 
-template <class T>
-launch_config choose_columns(const layout& l, const residency& r, const device_limits& d) {
+// Every row of the layout's columns starts on 16 bytes.
+bool rows_aligned(const layout& l) {
   const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
-  // Few rows of narrow column groups, and outputs enough for a thread each: a lane's
-  // 16-byte window a row would hold a few useful bytes; a warp of threads reading one row
-  // element each reads 32 neighbouring outputs' bytes.
-  if (l.reduce <= T::tiny_column_max_rows && l.column_axis().extent * elem < T::tiny_column_group_bytes &&
-      tiny_slices_fill<T>(l, d))
-    return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
-  const bool aligned =
-      aligned16(l.data) && strides_aligned(l.kept, elem, l.kept.n - 1) && strides_aligned(l.red, elem, -1);
-  if (forced_column_read >= 0 && (aligned || forced_column_read != static_cast<int>(column_read::aligned)))
-    return columns_with<T>(l, r, d, static_cast<column_read>(forced_column_read));
-  // Small inputs of few rows: a thread an output too (tuning.hpp: small_column_bytes).
-  if (l.ordered && l.reduce <= T::small_column_max_rows && l.outputs * l.reduce * elem < T::small_column_bytes &&
-      (elem <= 4 || l.reduce <= T::small_column_wide_rows || l.outputs >= T::small_column_wide_outputs))
-    return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
-  if (aligned) return columns_with<T>(l, r, d, column_read::aligned);
+  return aligned16(l.data) && strides_aligned(l.kept, elem, l.kept.n - 1) && strides_aligned(l.red, elem, -1);
+}
+
+// A forced read (column_read_forced) that this layout's rows allow, or -1.
+int forced_read_for(const layout& l) {
+  return forced_column_read >= 0 && (rows_aligned(l) || forced_column_read != static_cast<int>(column_read::aligned))
+             ? forced_column_read
+             : -1;
+}
+
+/// The column kernel's launch: how rows are read.
+template <class T>
+launch_config column_launch(const layout& l, const residency& r, const device_limits& d) {
+  const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
+  if (forced_read_for(l) >= 0) return columns_with<T>(l, r, d, static_cast<column_read>(forced_read_for(l)));
+  if (rows_aligned(l)) return columns_with<T>(l, r, d, column_read::aligned);
   // Rows that start anywhere. Shuffled reads (one load a row, not two) where they measured
   // faster (NOTES.md v6.4): outer rows of at least column_shuffle_min_groups groups whose
   // warps are at least 3/4 full (a warp's groups lie in one outer row), threads that walk
@@ -268,6 +270,85 @@ launch_config choose_columns(const layout& l, const residency& r, const device_l
       return c;
   }
   return columns_with<T>(l, r, d, column_read::shifted);
+}
+
+template <class T>
+launch_config choose_columns(const layout& l, const residency& r, const device_limits& d) {
+  const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
+  // Few rows of narrow column groups, and outputs enough for a thread each: a lane's
+  // 16-byte window a row would hold a few useful bytes; a warp of threads reading one row
+  // element each reads 32 neighbouring outputs' bytes.
+  if (l.reduce <= T::tiny_column_max_rows && l.column_axis().extent * elem < T::tiny_column_group_bytes &&
+      tiny_slices_fill<T>(l, d))
+    return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
+  // Small inputs of few rows: a thread an output too (tuning.hpp: small_column_bytes).
+  if (forced_read_for(l) < 0 && l.ordered && l.reduce <= T::small_column_max_rows &&
+      l.outputs * l.reduce * elem < T::small_column_bytes &&
+      (elem <= 4 || l.reduce <= T::small_column_wide_rows || l.outputs >= T::small_column_wide_outputs))
+    return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
+  return column_launch<T>(l, r, d);
+}
+
+// A walk of virtual columns (layout.hpp) instead of `full`'s own: the walk's column launch,
+// its partials, and the answers' kernel. Only while the partials (16 bytes each virtual
+// column and split, written and read again) stay under 1 / virtual_partial_share of the
+// input's bytes and virtual_max_partial_bytes (the workspace is kept per stream). Fewer
+// splits than the walk wants are no way out: capped, the small inputs of few rows that
+// would then take the walk ran 1.5-2.2x slower than without it (NOTES.md v6.11).
+template <class T>
+bool virtual_launch(const layout& full, const layout& walk, const residency& r, const device_limits& d,
+                    launch_config& c) {
+  const std::int64_t elem = static_cast<std::int64_t>(size_of(full.type));
+  launch_config w = column_launch<T>(walk, r, d);
+  const std::int64_t part_bytes = walk.outputs * w.splits * static_cast<std::int64_t>(partial_bytes);
+  if (part_bytes * T::virtual_partial_share > walk.outputs * walk.reduce * elem || part_bytes > T::virtual_max_partial_bytes)
+    return false;
+  w.packed_meet = false;
+  w.slots = w.counters = 0;
+  w.partials = static_cast<std::size_t>(walk.outputs * w.splits);
+  w.virt = walk.virt;
+  // The answers: a warp an output, or a block where a warp would fold more than
+  // virtual_fold_warp_max partials an output (few outputs of many splits: a warp's chain
+  // of loads would be long, and the warps few).
+  w.answers_by_block = w.splits * walk.virt.per_output() > T::virtual_fold_warp_max;
+  const std::int64_t teams_per_block = w.answers_by_block ? 1 : tune::threads / 32;
+  w.answer_blocks = std::max<std::int64_t>(
+      1, std::min(ceil_div(full.outputs, teams_per_block), static_cast<std::int64_t>(d.multiprocessors) * r.tiny_rows));
+  c = w;
+  return true;
+}
+
+// Slices of short windows that a kept axis steps over (layout.hpp: windowed_layouts): the
+// runs kernels would read windows of a few bytes one by one; as columns, a row of windows
+// is read with whole vectors. For inputs of at least virtual_min_bytes (below, the second
+// launch weighs) and windows of at most window_column_max_bytes.
+template <class T>
+bool windowed_launch(const layout& l, const residency& r, const device_limits& d, launch_config& c) {
+  const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
+  if (l.outputs * l.reduce * elem < T::virtual_min_bytes || l.run_axis().extent * elem > T::window_column_max_bytes)
+    return false;
+  layout full, walk;
+  return windowed_layouts(l, full, walk) && virtual_launch<T>(full, walk, r, d, c);
+}
+
+// Columns of a few bytes whose rows follow one another (layout.hpp: folded_layouts): a
+// lane's 16-byte load a row would hold a few useful bytes; folded, a row of the walk is
+// fold_row_bytes of neighbouring rows (or fewer, where that many needs too many partials).
+template <class T>
+bool folded_launch(const layout& l, const residency& r, const device_limits& d, launch_config& c) {
+  const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
+  std::int64_t width = 1;
+  contiguous_kept_tail(l, width);
+  const std::int64_t width_bytes = width * elem;
+  if (l.red.n != 1 || l.outputs * l.reduce * elem < T::virtual_min_bytes || width_bytes > T::fold_column_max_bytes)
+    return false;
+  for (std::int64_t row_bytes = T::fold_row_bytes; row_bytes >= T::fold_row_min_bytes; row_bytes /= 4) {
+    const std::int64_t fold = ceil_div(row_bytes, width_bytes);
+    if (fold < 2 || l.reduce < fold * T::fold_min_rows) continue;
+    layout full, walk;
+    if (folded_layouts(l, fold, full, walk) && virtual_launch<T>(full, walk, r, d, c)) return true;
+  }
+  return false;
 }
 
 template <class T>
@@ -296,8 +377,14 @@ launch_config choose_elements(const layout& l, const residency& r, const device_
 template <class T>
 launch_config choose_for(const layout& l, const residency& r, const device_limits& d) {
   switch (l.vec) {
-    case vector_axis::run: return choose_runs<T>(l, r, d);
-    case vector_axis::column: return choose_columns<T>(l, r, d);
+    case vector_axis::run: {
+      launch_config c;
+      return windowed_launch<T>(l, r, d, c) ? c : choose_runs<T>(l, r, d);
+    }
+    case vector_axis::column: {
+      launch_config c;
+      return folded_launch<T>(l, r, d, c) ? c : choose_columns<T>(l, r, d);
+    }
     case vector_axis::none: break;
   }
   return choose_elements<T>(l, r, d);
@@ -335,6 +422,9 @@ std::string describe(const launch_config& c) {
     case kernel_kind::columns:
       s += std::string(" ") + to_string(c.read) + (c.packed ? " packed" : "") +
            " lanes=" + std::to_string(1 << c.column_lanes_log2) + " row_warps=" + std::to_string(1 << c.row_warps_log2);
+      if (c.virt.window > 1) s += " window=" + std::to_string(c.virt.window);
+      if (c.virt.fold > 1) s += " fold=" + std::to_string(c.virt.fold);
+      if (c.virt.any() && c.answers_by_block) s += " answers=block";
       break;
     case kernel_kind::elements_team: s += " lanes=" + std::to_string(1 << c.team_log2); break;
     case kernel_kind::elements_block: break;

@@ -71,6 +71,14 @@ struct launch_config {
   column_read read = column_read::shifted;  ///< columns: how a group's rows are read
   bool packed = false;      ///< columns: four (two) narrow elements compared at once
   bool packed_meet = false; ///< columns split: pieces meet through 64-bit atomic maxima
+  /// columns of a walk of virtual columns (layout.hpp: windowed_layouts, folded_layouts):
+  /// the column kernel reads the walk, leaving a partial for every (split, virtual column);
+  /// a second kernel of answer_blocks blocks folds each output's (and a folded walk's rows
+  /// past its last fold) and stores the answers, a warp an output, or a block
+  /// (answers_by_block) where the partials an output are many.
+  virtual_columns virt{};
+  std::int64_t answer_blocks = 0;
+  bool answers_by_block = false;
   std::size_t counters = 0; ///< workspace: arrival counters
   std::size_t slots = 0;    ///< workspace: 64-bit packed candidates (zero between launches)
   std::size_t partials = 0; ///< workspace: 16-byte partial candidates

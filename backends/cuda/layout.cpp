@@ -82,6 +82,26 @@ std::string list_text(const axis_list& l) {
   return s + "]";
 }
 
+
+// The walk of virtual columns whose reduced axes (rows) are set: its column axis becomes
+// `columns` virtual columns of unit stride, the outputs virtual columns in row-major order.
+void virtual_walk(layout& walk, std::int64_t columns) {
+  walk.reduce = walk.red.count();
+  walk.identity_positions = false;  // its rows are not positions: the answers go through the full layout
+  axis_list& k = walk.kept;
+  k.at[k.n - 1] = axis{columns, 1, 0};
+  std::int64_t w = 1;
+  for (int d = k.n - 1; d >= 0; --d) {
+    k.at[d].weight = w;
+    w *= k.at[d].extent;
+  }
+  merge_axes(k);
+  walk.outputs = k.count();
+  walk.identity_outputs = false;
+  walk.red.prepare_division();
+  k.prepare_division();
+}
+
 }  // namespace
 
 layout make_layout(const plan& p) {
@@ -208,6 +228,54 @@ layout make_layout(const plan& p) {
   return l;
 }
 
+bool windowed_layouts(const layout& l, layout& full, layout& walk) {
+  if (l.vec != vector_axis::run || !l.ordered || l.dense || l.run_dir != 1 || l.red.n < 2) return false;
+  const axis& win = l.red.at[l.red.n - 1];
+  if (win.stride != 1 || win.extent < 2) return false;
+  int col = -1;  // the kept axis that steps over windows (the last one, should several)
+  for (int d = 0; d < l.kept.n; ++d)
+    if (l.kept.at[d].stride == win.extent && l.kept.at[d].extent > 1) col = d;
+  if (col < 0) return false;
+  full = l;
+  const axis c = full.kept.at[col];
+  for (int d = col; d + 1 < full.kept.n; ++d) full.kept.at[d] = full.kept.at[d + 1];
+  full.kept.at[full.kept.n - 1] = c;
+  full.identity_outputs = full.out_bias == 0 && row_major_weights(full.kept);
+  full.kept.prepare_division();
+
+  full.virt.window = win.extent;
+  walk = full;
+  walk.vec = vector_axis::column;
+  walk.red.n -= 1;
+  virtual_walk(walk, c.extent * win.extent);
+  return true;
+}
+
+int contiguous_kept_tail(const layout& l, std::int64_t& width) {
+  width = 1;
+  int d = l.kept.n - 1;
+  while (d >= 0 && l.kept.at[d].stride == width) width *= l.kept.at[d--].extent;
+  return l.kept.n - 1 - d;
+}
+
+bool folded_layouts(const layout& l, std::int64_t fold, layout& full, layout& walk) {
+  if (l.vec != vector_axis::column || l.red.n != 1 || fold < 2) return false;
+  // The columns: the kept axes that tile one block of memory with the column axis, in
+  // row-major order (the last ones; their output weights may be any).
+  std::int64_t width = 1;
+  const int block_axes = contiguous_kept_tail(l, width);
+  const std::int64_t rows = l.red.at[0].extent;
+  if (l.red.at[0].stride != width || rows < fold) return false;
+  full = l;
+  full.virt.fold = fold;
+  full.virt.width = width;
+  walk = full;
+  walk.red.at[0] = axis{rows / fold, fold * width, 0};
+  walk.kept.n -= block_axes - 1;  // virtual_walk makes the last one the virtual columns
+  virtual_walk(walk, fold * width);
+  return true;
+}
+
 std::string describe(const layout& l) {
   std::string s = to_string(l.vec);
   if (l.vec == vector_axis::run && l.run_dir < 0) s += " backwards";
@@ -218,6 +286,8 @@ std::string describe(const layout& l) {
   if (l.dense) s += " dense";
   if (!l.ordered) s += " unordered";
   if (l.ties_last) s += " ties_last";
+  if (l.virt.window > 1) s += " window=" + std::to_string(l.virt.window);
+  if (l.virt.fold > 1) s += " fold=" + std::to_string(l.virt.fold) + "x" + std::to_string(l.virt.width);
   return s;
 }
 

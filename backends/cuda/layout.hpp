@@ -19,6 +19,13 @@
 //  - a long slice whose reduced axes tile one block of memory in another order than the
 //    view's (a transposed or reversed view reduced whole) is walked in memory order, as
 //    one run: positions are computed for the elements that can win (dense).
+//
+// Two more walks read a block of neighbouring elements that belong to several outputs as
+// columns, each element its own (virtual) column, and leave one partial a virtual column
+// for a second kernel to fold into the answers: windowed_layouts for slices made of short
+// runs (windows) that a kept axis steps over (every row of the other reduced axes is one
+// block of neighbouring windows), folded_layouts for columns too narrow for a vector whose
+// rows follow one another (a block of rows: `fold` rows make one row of the walk).
 #pragma once
 
 #include <cstdint>
@@ -149,6 +156,28 @@ struct axis_list {
   }
 };
 
+/// How the virtual columns of a walk (windowed_layouts, folded_layouts) map to the
+/// outputs and traversal indices of its full layout; none when window = fold = 1.
+struct virtual_columns {
+  std::int64_t window = 1;  ///< windowed: a window's elements, neighbouring virtual columns of one output
+  std::int64_t fold = 1;    ///< folded: the full layout's rows in a row of the walk
+  std::int64_t width = 1;   ///< folded: the full layout's columns (a walk row is fold rows of width columns)
+
+  ARGX_HOST_DEVICE bool any() const { return window > 1 || fold > 1; }
+  /// Virtual columns an output has.
+  ARGX_HOST_DEVICE std::int64_t per_output() const { return window > 1 ? window : fold; }
+  /// The full layout's traversal index of virtual column v (the walk's compact output
+  /// index) in row `row` of the walk.
+  ARGX_HOST_DEVICE std::int64_t position(std::int64_t row, std::int64_t v) const {
+    return window > 1 ? row * window + v % window : row * fold + v % (fold * width) / width;
+  }
+  /// The walk's compact index of output o's k-th virtual column (o compact in the full
+  /// layout, whose column axis is last).
+  ARGX_HOST_DEVICE std::int64_t column(std::int64_t o, std::int64_t k) const {
+    return window > 1 ? o * window + k : o / width * (fold * width) + k * width + o % width;
+  }
+};
+
 /// Which axis has unit stride (and so is read with 16-byte vectors).
 enum class vector_axis : std::uint8_t {
   run,     ///< the last reduced axis: each slice is runs of contiguous elements
@@ -180,6 +209,7 @@ struct layout {
   std::int64_t out_bias = 0;  ///< output index = out_bias + sum of idx * weight over kept (+ reps)
   std::int64_t reduce = 1;    ///< traversal positions per slice
   std::int64_t outputs = 0;   ///< compact outputs (answers to compute)
+  virtual_columns virt{};     ///< a walk of virtual columns (windowed_layouts, folded_layouts), and its full layout
   std::int64_t view_reduce = 1;  ///< positions per slice of the view (the plan's reduce_size)
   bool ordered = true;           ///< positions rise (or, with ties flipped, fall) with t; false when the
                                  ///< unit-stride reduced axis was moved last to be walked in runs
@@ -249,6 +279,30 @@ struct layout {
 
 /// Lowers a plan of class flat, rows, strided or general (data aligned to its element size).
 layout make_layout(const plan& p);
+
+/// Slices of windows as columns: `l` runs (ordered, forwards) whose run axis (the window,
+/// stride 1) a kept axis steps over (stride = the window's extent). Then every row of the
+/// other reduced axes is one block of windows, neighbour after neighbour: `walk` reads it
+/// as column_axis = that kept axis times the window (stride 1), a virtual column an
+/// element, and reduces the rows (red = l's but the window), each virtual column's best
+/// row left as a partial; virtual column v is window element v % window of output v /
+/// window of `full` (l with that kept axis moved last, the answers' layout), whose
+/// traversal index is row * window + v % window. False (and both untouched) where l is
+/// not such a walk.
+bool windowed_layouts(const layout& l, layout& full, layout& walk);
+
+/// How many of l's last kept axes tile one block of memory in row-major order (each
+/// stride the product of the extents after it, the last 1), and their product (`width`).
+int contiguous_kept_tail(const layout& l, std::int64_t& width);
+
+/// Narrow columns as wide ones: `l` column layouts of one reduced axis whose rows follow
+/// one another (stride = C, the columns: the column axis and the kept axes that tile one
+/// block of memory with it), so that each outer row of outputs is one block of rows. `walk` reads `fold` rows at a time as one row of fold x C virtual
+/// columns (the rows past the last whole fold, fewer than fold, are left to the answers'
+/// kernel); virtual column v is column v % C of row row * fold + v / C % fold. `full` is
+/// l, the answers' layout. False (and both untouched) where l is not such a walk or has
+/// fewer than `fold` rows.
+bool folded_layouts(const layout& l, std::int64_t fold, layout& full, layout& walk);
 
 /// "run dir=-1 red=[3x-1400 w=1400, 1400x1] kept=[...]": for tools and tests.
 std::string describe(const layout& l);

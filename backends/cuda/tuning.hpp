@@ -210,6 +210,27 @@ struct sm90 {
   /// with the square root 30.4%, sweep median 40.9 -> 41.8%.
   static constexpr std::int64_t column_max_partial_reads = 16 * threads;
   static constexpr std::int64_t column_rows_per_split_squared = 8;
+  /// Walks of virtual columns (launch.cpp: virtual_launch): inputs of at least
+  /// virtual_min_bytes, partials at most 1 / virtual_partial_share of the input's bytes and
+  /// virtual_max_partial_bytes. Windowed walks: windows of at most window_column_max_bytes.
+  /// Folded walks: columns of at most fold_column_max_bytes, fold_row_bytes a row of the
+  /// walk (or 4x fewer, down to fold_row_min_bytes, where that needs too many partials), at
+  /// least fold_min_rows of them. NOTES v6.11 (H200 sweep): columns of 4 bytes (float16 dim
+  /// 0 of 80408033 x 2, bool of 4 kept elements) took 0.40-0.46x the time folded; of 8 to
+  /// 107 bytes, 1.04-1.93x (their lanes' loads a row already hold most of a vector).
+  static constexpr std::int64_t virtual_min_bytes = 1 << 20;
+  static constexpr std::int64_t virtual_partial_share = 4;
+  static constexpr std::int64_t virtual_max_partial_bytes = 32 << 20;
+  static constexpr std::int64_t window_column_max_bytes = 512;
+  static constexpr std::int64_t fold_column_max_bytes = 4;
+  static constexpr std::int64_t fold_row_bytes = 512;
+  static constexpr std::int64_t fold_row_min_bytes = 128;  ///< then 4x fewer, down to this
+  static constexpr std::int64_t fold_min_rows = 16;
+  /// Most partials a warp folds for one output of a virtual walk (16 loads a lane); more
+  /// take a block an output. uint32 dims {0, 2, 4} of 15 x 2 x 2633 x 10 x 37 (20 outputs
+  /// of 132 splits x 37): a warp each made the walk 1.39x slower than the runs kernel's,
+  /// a block each 0.94x.
+  static constexpr std::int64_t virtual_fold_warp_max = 512;
   /// Element kernels (no unit stride): positions a lane of a team should take; teams of
   /// up to 32 lanes serve slices of up to 32 times that. No sweep recorded.
   static constexpr std::int64_t element_positions_per_lane = 8;

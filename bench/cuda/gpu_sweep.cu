@@ -64,7 +64,7 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; 
 
 // The launch without splits, where the kernel takes one (else the launch as chosen).
 launch_config unsplit(const layout& l, const launch_config& c, const residency&, const device_limits&) {
-  if (c.splits <= 1) return c;
+  if (c.splits <= 1 || c.virt.any()) return c;  // (a virtual walk's rows are not l's)
   launch_config u = c;
   u.splits = 1;
   u.counters = u.slots = u.partials = 0;

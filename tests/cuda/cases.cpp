@@ -129,6 +129,21 @@ std::vector<shape_case> cases() {
   cs.push_back({"wide shifted columns starting past a boundary", {90, 2003}, {0}, v::skip_first});
   cs.push_back({"dims 0 and 1 of a sliced 3-d view, wide shifted columns", {12, 9, 1001}, {0, 1}, v::slice_mid});
   cs.push_back({"dim 0 of 2000x1001 (wide shifted columns, long split rows)", {2000, 1001}, {0}});
+  // several reduced dims whose short last one (windows) a kept dim steps over: rows of
+  // windows read as columns, an element a virtual column, whose partials a second kernel
+  // folds (inputs of at least 1 MiB; one split and several; rows starting anywhere;
+  // answers repeated along a broadcast kept dim)
+  cs.push_back({"dims 0 and 2, windows of 3 as columns", {64, 20000, 3}, {0, 2}});
+  cs.push_back({"dims 0 and 2, windows of 7 as columns, many rows (split)", {20000, 16, 7}, {0, 2}});
+  cs.push_back({"dims 0 and 2, windows of 5 as columns, outer dim reversed", {200, 2000, 5}, {0, 2}, v::flip_first});
+  cs.push_back({"dims 1 and 3, windows of 3 as columns, broadcast kept dim", {1, 6000, 60, 3}, {1, 3}, v::broadcast_kept});
+  // columns of at most 4 bytes whose rows follow one another: `fold` rows read as one row
+  // of virtual columns, the rows past the last fold by the answers' kernel (inputs of at
+  // least 1 MiB: 2-byte elements here; a tail of rows; outer rows; rows reversed)
+  cs.push_back({"dim 0 of 600011x2, columns of 4 bytes folded", {600011, 2}, {0}});
+  cs.push_back({"dims 0 and 2, windows of 7 as columns, rows not 16-byte aligned (split)", {20000, 15, 7}, {0, 2}});
+  cs.push_back({"dim 1 of 3x200003x2, columns of 4 bytes folded, rows not 16-byte aligned", {3, 200003, 2}, {1}});
+  cs.push_back({"dim 0 of 600011x2 reversed, columns of 4 bytes folded (ties flipped)", {600011, 2}, {0}, v::flip_first});
   // no unit stride: element by element
   cs.push_back({"all dims of a transposed matrix", {300, 200}, {}, v::transpose01});
   cs.push_back({"all dims of a transposed matrix, large", {2000, 1500}, {}, v::transpose01});
@@ -154,6 +169,8 @@ const std::vector<std::string>& kernel_paths() {
       "runs_team lanes=2-16 short", "runs_team lanes=32", "runs_team lanes=32 short", "runs_block", "runs_block split",
       "runs_block short split", "columns aligned", "columns shifted", "columns shifted packed",
       "columns shifted packed atomic", "columns shifted atomic", "columns aligned partials", "columns shifted partials",
+      "columns aligned partials window", "columns shifted packed partials window", "columns aligned packed partials window",
+      "columns aligned partials folded", "columns shifted partials folded",
       "runs_unordered split", "runs_unordered short split", "runs_unordered dense", "runs_unordered dense split", "elements_team", "elements_block split",
       "tiny_slices"};
   return all;

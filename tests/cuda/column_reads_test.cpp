@@ -31,6 +31,10 @@ TEST_CASE("column reads: aligned, shifted and shuffled reads match seq on every 
       {"rows split across blocks", {2000, 250}, {0}},
       {"columns of a transposed matrix", {300, 200}, {1}, v::transpose01},
       {"aligned rows", {64, 1024}, {0}},
+      // walks of virtual columns (inputs of at least 1 MiB: windows of 2- to 8-byte types,
+      // folds of 2-byte ones)
+      {"windows of 5 read as columns", {600, 200, 5}, {0, 2}},
+      {"columns of two elements, rows folded", {300007, 2}, {0}},
   };
   rng r(20261126);
   std::set<std::string> paths;

@@ -58,6 +58,7 @@ std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
     case kernel_kind::columns:
       path = std::string("columns ") + to_string(c.read) + (c.packed ? " packed" : "");
       if (c.splits > 1) path += c.packed_meet ? " atomic" : " partials";
+      if (c.virt.any()) path += c.virt.window > 1 ? " window" : " folded";  // (answers by a warp or a block: both taken)
       return path;
     case kernel_kind::elements_team: path = "elements_team"; break;
     case kernel_kind::elements_block: path = "elements_block"; break;

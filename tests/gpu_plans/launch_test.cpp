@@ -61,7 +61,7 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
   small.max_bytes = (1 << 20) - 1;
   small.max_span_bytes = 2 << 20;
   for (const auto& c : argx::sweep::make_sweep(14, 60, small)) cases.push_back(c);
-  int checked = 0, split = 0, shuffled = 0;
+  int checked = 0, split = 0, shuffled = 0, windowed = 0, folded = 0;
   for (const auto& sc : cases) {
     // As in device memory: allocations are 256-byte aligned, views start where they start.
     const argx::tensor_view x = sc.view_of(reinterpret_cast<const void*>(std::uintptr_t(1) << 20), argx::memory_space::device);
@@ -91,6 +91,13 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
       CHECK(c.column_lanes_log2 == 5);
       CHECK((c.chunk >> c.row_warps_log2) >= hopper_tuning::column_shuffle_min_rows);
       ++shuffled;
+    }
+    if (c.virt.any()) {  // a walk of virtual columns: the walk's columns, its partials a small share of the input
+      ++(c.virt.window > 1 ? windowed : folded);
+      CHECK(c.kernel == kernel_kind::columns);
+      CHECK(!c.packed_meet);
+      CHECK(c.counters == 0);
+      CHECK(c.partials * 16 * hopper_tuning::virtual_partial_share <= static_cast<std::size_t>(sc.bytes()));
     }
     if (sc.bytes() < 16 * mib) continue;
     ++checked;
@@ -124,7 +131,10 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
         c.chunk / row_lanes >= 2 * std::max(hopper_tuning::column_min_rows_per_thread, hopper_tuning::column_wave_fill_min_rows))
       CHECK(wave_fill_pct(c.blocks, wave) >= hopper_tuning::column_min_wave_fill_pct);
   }
-  MESSAGE(checked, " plans of at least 16 MiB, ", split, " of them split; ", shuffled, " column launches read shuffled");
+  MESSAGE(checked, " plans of at least 16 MiB, ", split, " of them split; ", shuffled, " column launches read shuffled; ",
+          windowed, " windowed, ", folded, " folded");
+  CHECK(windowed > 0);
+  CHECK(folded > 0);
   CHECK(shuffled > 0);
   CHECK(checked > 150);
 }

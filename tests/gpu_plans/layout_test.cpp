@@ -26,6 +26,55 @@ std::int64_t plan_offset(const argx::detail::plan& p, std::int64_t o, std::int64
   return argx::detail::kept_offset(p, o) + argx::detail::reduced_offset(p, pos);
 }
 
+// A walk of virtual columns (windowed_layouts, folded_layouts) reads, at virtual column
+// virt.column(o, k) of walk row r, the element its full layout puts at output o and
+// traversal index virt.position(r, that column), and that is the plan's element at the
+// output and position full reports; every traversal index of every output is read once
+// (a folded walk's rows past its last fold: by the answers' kernel).
+void check_virtual(const argx::detail::plan& p, const layout& full, const layout& walk, std::int64_t shift) {
+  INFO("virtual walk: ", argx::detail::gpu::describe(walk));
+  const auto v = walk.virt;
+  REQUIRE(v.any());
+  CHECK(walk.vec == vector_axis::column);
+  CHECK(walk.column_axis().stride == 1);
+  CHECK(walk.outputs == full.outputs * v.per_output());
+  CHECK(walk.data == full.data);
+  const std::int64_t rest = v.fold > 1 ? full.reduce / v.fold * v.fold : full.reduce;
+  CHECK(walk.reduce * v.per_output() == rest);
+  for (std::int64_t o = 0; o < full.outputs; ++o) {
+    std::vector<int> seen(static_cast<std::size_t>(full.reduce), 0);
+    for (std::int64_t k = 0; k < v.per_output(); ++k) {
+      const std::int64_t col = v.column(o, k);
+      REQUIRE(col >= 0);
+      REQUIRE(col < walk.outputs);
+      for (std::int64_t r = 0; r < walk.reduce; ++r) {
+        const std::int64_t t = v.position(r, col);
+        REQUIRE(t >= 0);
+        REQUIRE(t < rest);
+        ++seen[static_cast<std::size_t>(t)];
+        const std::int64_t off = full.kept.offset_of(o) + full.red.offset_of(t);
+        CHECK(walk.kept.offset_of(col) + walk.red.offset_of(r) == off);
+        CHECK(plan_offset(p, full.output_of(o), full.position_of(t)) == shift + off);
+      }
+    }
+    for (std::int64_t t = 0; t < full.reduce; ++t) CHECK(seen[static_cast<std::size_t>(t)] == (t < rest ? 1 : 0));
+  }
+}
+
+void check_virtual_walks(const argx::detail::plan& p, const layout& l, std::int64_t shift) {
+  layout full, walk;
+  if (argx::detail::gpu::windowed_layouts(l, full, walk)) {
+    CHECK(full.reduce == l.reduce);
+    CHECK(walk.virt.window >= 2);
+    check_virtual(p, full, walk, shift);
+  }
+  for (std::int64_t fold : {2, 3, 7}) {
+    if (!argx::detail::gpu::folded_layouts(l, fold, full, walk)) continue;
+    CHECK(full.reduce == l.reduce);
+    check_virtual(p, full, walk, shift);
+  }
+}
+
 void check_layout(const argx::detail::plan& p, const std::string& what) {
   INFO(what);
   const layout l = make_layout(p);
@@ -77,13 +126,14 @@ void check_layout(const argx::detail::plan& p, const std::string& what) {
     }
   }
   CHECK(static_cast<std::int64_t>(seen_outputs.size()) == p.outputs);
+  check_virtual_walks(p, l, shift);
 }
 
 }  // namespace
 
 TEST_CASE("layout: random views and dims reach the same elements, positions and outputs as the plan") {
   rng r(4242);
-  int runs = 0, columns = 0, none = 0;
+  int runs = 0, columns = 0, none = 0, windowed = 0, folded = 0;
   for (int i = 0; i < 600; ++i) {
     const int rank = 1 + static_cast<int>(r.below(4));
     const host_tensor base = random_tensor(r, argx::dtype::f32, random_extents(r, rank, 300));
@@ -102,8 +152,14 @@ TEST_CASE("layout: random views and dims reach the same elements, positions and 
     runs += l.vec == vector_axis::run;
     columns += l.vec == vector_axis::column;
     none += l.vec == vector_axis::none;
+    layout full, walk;
+    windowed += argx::detail::gpu::windowed_layouts(l, full, walk);
+    folded += argx::detail::gpu::folded_layouts(l, 2, full, walk);
   }
-  MESSAGE("vector axis: run ", runs, ", column ", columns, ", none ", none);
+  MESSAGE("vector axis: run ", runs, ", column ", columns, ", none ", none, "; windowed walks offered ", windowed,
+          ", folded ", folded);
+  CHECK(windowed > 10);
+  CHECK(folded > 10);
   CHECK(runs > 50);
   CHECK(columns > 50);
   CHECK(none > 10);
