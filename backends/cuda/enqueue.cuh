@@ -122,10 +122,7 @@ void enqueue(const launch_config& c, const layout& l, const device_outputs& out,
     case kernel_kind::columns:
       if (c.virt.any()) {  // a walk of virtual columns: its columns, then the answers from their partials
         layout full, walk;
-        if (c.virt.window > 1)
-          windowed_layouts(l, full, walk);
-        else
-          folded_layouts(l, c.virt.fold, full, walk);
+        virtual_layouts(l, c.virt, full, walk);
         e::columns_any<D>(c, walk, out, ws, grid, block, stream);
         const dim3 answer_grid(static_cast<unsigned>(c.answer_blocks));
         if (c.answers_by_block)

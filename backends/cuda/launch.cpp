@@ -251,7 +251,8 @@ int forced_read_for(const layout& l) {
 template <class T>
 launch_config column_launch(const layout& l, const residency& r, const device_limits& d) {
   const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
-  if (forced_read_for(l) >= 0) return columns_with<T>(l, r, d, static_cast<column_read>(forced_read_for(l)));
+  const int forced = forced_read_for(l);
+  if (forced >= 0) return columns_with<T>(l, r, d, static_cast<column_read>(forced));
   if (rows_aligned(l)) return columns_with<T>(l, r, d, column_read::aligned);
   // Rows that start anywhere. Shuffled reads (one load a row, not two) where they measured
   // faster (NOTES.md v6.4): outer rows of at least column_shuffle_min_groups groups whose

@@ -82,6 +82,10 @@ std::string list_text(const axis_list& l) {
   return s + "]";
 }
 
+// Whether output index == compact output o, with no replicas (layout::identity_outputs).
+bool identity_outputs_of(const layout& l) {
+  return l.reps.n == 0 && l.out_bias == 0 && row_major_weights(l.kept);
+}
 
 // The walk of virtual columns whose reduced axes (rows) are set: its column axis becomes
 // `columns` virtual columns of unit stride, the outputs virtual columns in row-major order.
@@ -213,7 +217,7 @@ layout make_layout(const plan& p) {
   l.kept = kept;
   l.reps = reps;
   l.outputs = kept.count();
-  l.identity_outputs = reps.n == 0 && l.out_bias == 0 && row_major_weights(kept);
+  l.identity_outputs = identity_outputs_of(l);
   const std::int64_t elem = static_cast<std::int64_t>(size_of(p.type));
   l.data = static_cast<const char*>(p.data) + shift * elem;
   std::int64_t lo = 0, hi = 0;
@@ -240,7 +244,7 @@ bool windowed_layouts(const layout& l, layout& full, layout& walk) {
   const axis c = full.kept.at[col];
   for (int d = col; d + 1 < full.kept.n; ++d) full.kept.at[d] = full.kept.at[d + 1];
   full.kept.at[full.kept.n - 1] = c;
-  full.identity_outputs = full.out_bias == 0 && row_major_weights(full.kept);
+  full.identity_outputs = identity_outputs_of(full);
   full.kept.prepare_division();
 
   full.virt.window = win.extent;
@@ -274,6 +278,10 @@ bool folded_layouts(const layout& l, std::int64_t fold, layout& full, layout& wa
   walk.kept.n -= block_axes - 1;  // virtual_walk makes the last one the virtual columns
   virtual_walk(walk, fold * width);
   return true;
+}
+
+bool virtual_layouts(const layout& l, const virtual_columns& v, layout& full, layout& walk) {
+  return v.window > 1 ? windowed_layouts(l, full, walk) : folded_layouts(l, v.fold, full, walk);
 }
 
 std::string describe(const layout& l) {

@@ -297,12 +297,16 @@ int contiguous_kept_tail(const layout& l, std::int64_t& width);
 
 /// Narrow columns as wide ones: `l` column layouts of one reduced axis whose rows follow
 /// one another (stride = C, the columns: the column axis and the kept axes that tile one
-/// block of memory with it), so that each outer row of outputs is one block of rows. `walk` reads `fold` rows at a time as one row of fold x C virtual
-/// columns (the rows past the last whole fold, fewer than fold, are left to the answers'
-/// kernel); virtual column v is column v % C of row row * fold + v / C % fold. `full` is
-/// l, the answers' layout. False (and both untouched) where l is not such a walk or has
-/// fewer than `fold` rows.
+/// block of memory with it), so that each outer row of outputs is one block of rows.
+/// `walk` reads `fold` rows at a time as one row of fold x C virtual columns (the rows past
+/// the last whole fold, fewer than fold, are left to the answers' kernel); virtual column v
+/// is column v % C of row row * fold + v / C % fold. `full` is l, the answers' layout.
+/// False (and both untouched) where l is not such a walk or has fewer than `fold` rows.
 bool folded_layouts(const layout& l, std::int64_t fold, layout& full, layout& walk);
+
+/// The walk a launch's virtual columns `v` name (windowed or folded, with its fold), as
+/// windowed_layouts or folded_layouts makes it.
+bool virtual_layouts(const layout& l, const virtual_columns& v, layout& full, layout& walk);
 
 /// "run dir=-1 red=[3x-1400 w=1400, 1400x1] kept=[...]": for tools and tests.
 std::string describe(const layout& l);

@@ -61,17 +61,27 @@ void check_virtual(const argx::detail::plan& p, const layout& full, const layout
   }
 }
 
+// The launch carries only the walk's `virt`: the kernels' layouts are made again from it.
+void check_made_again(const layout& l, const layout& full, const layout& walk) {
+  layout full_again, walk_again;
+  REQUIRE(argx::detail::gpu::virtual_layouts(l, walk.virt, full_again, walk_again));
+  CHECK(describe(full_again) == describe(full));
+  CHECK(describe(walk_again) == describe(walk));
+}
+
 void check_virtual_walks(const argx::detail::plan& p, const layout& l, std::int64_t shift) {
   layout full, walk;
   if (argx::detail::gpu::windowed_layouts(l, full, walk)) {
     CHECK(full.reduce == l.reduce);
     CHECK(walk.virt.window >= 2);
     check_virtual(p, full, walk, shift);
+    check_made_again(l, full, walk);
   }
   for (std::int64_t fold : {2, 3, 7}) {
     if (!argx::detail::gpu::folded_layouts(l, fold, full, walk)) continue;
     CHECK(full.reduce == l.reduce);
     check_virtual(p, full, walk, shift);
+    check_made_again(l, full, walk);
   }
 }
 
