@@ -119,10 +119,12 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
   // A walk of virtual columns (layout.hpp): every (split, virtual column) leaves a partial,
   // at its traversal index in the full layout; virtual_answer_items folds them.
   const bool virt = l.virt.any();
-  // Answers stored through shared memory (see below), with one row warp: one split and
-  // outputs in compact order without replicas (the answers), or splits meeting through
-  // atomic maxima (the candidates, at their outputs' slots).
-  const bool staged = !virt && row_warps == 1 && (splits == 1 ? l.identity_outputs : packed_meet);
+  // Answers stored through shared memory (see below), with one row warp: one split (the
+  // answers, to the outputs the layout maps them to: in compact order, reversed, or with
+  // replicas, a store instruction still writes neighbouring words where those outputs are
+  // neighbours), or splits meeting through atomic maxima (the candidates, at their
+  // outputs' slots).
+  const bool staged = !virt && row_warps == 1 && (splits == 1 || packed_meet);
   // The answer of column j of group `grp`: stored, or left for the meeting.
   auto finish_in = [&](const column_group<D>& grp, std::int64_t s, std::int64_t r0, int j, K key, unsigned rel) {
     if (j >= grp.cols) return;
@@ -219,14 +221,23 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
             }
         __syncwarp();
         const int n = static_cast<int>(end_out - first_out);
-        for (int m = lane; m < n; m += 32) {
-          const candidate<K> c{meet.key[base + m], r0 + static_cast<std::int64_t>(meet.pos[base + m])};
-          if (splits > 1) {
+        auto met = [&](int m) { return candidate<K>{meet.key[base + m], r0 + static_cast<std::int64_t>(meet.pos[base + m])}; };
+        // One loop per kind of store, the test outside it: where rows are few, these stores
+        // are most of the kernel's work.
+        if (splits > 1) {
+          for (int m = lane; m < n; m += 32) {
+            const candidate<K> c = met(m);
             atomicMax(ws.slots + first_out + m, pack_candidate(static_cast<std::uint32_t>(c.key), c.pos, ties_last));
-            continue;
           }
-          store_index(out.indices, l.index, first_out + m, answer_index<D>(l, c));
-          if (out.values) store_value(out.values, first_out + m, meet.value[base + m]);
+        } else if (l.identity_outputs) {
+          for (int m = lane; m < n; m += 32) {
+            store_index(out.indices, l.index, first_out + m, answer_index<D>(l, met(m)));
+            if (out.values) store_value(out.values, first_out + m, meet.value[base + m]);
+          }
+        } else {
+          for (int m = lane; m < n; m += 32)
+            store_found<D>(l, out, first_out + m, answer_index<D>(l, met(m)),
+                           out.values ? meet.value[base + m] : dtype_bits_t<D>{});
         }
         __syncwarp();  // the warp's area is reused by its next item
       }

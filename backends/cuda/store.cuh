@@ -23,14 +23,11 @@ __device__ __forceinline__ std::int64_t answer_index(const layout& l, candidate<
   return reported_index(candidate<K>{c.key, Reported ? c.pos : l.position_of(c.pos)}, l.keys, dtype_traits<D>::is_float);
 }
 
-/// Writes the answer of compact output o: winner c of the slice that starts at `slice`, to
-/// every output the layout maps o to. c.pos as for answer_index.
-template <dtype D, bool Reported = false>
-__device__ __forceinline__ void store_answer(const layout& l, const device_outputs& out, std::int64_t o,
-                                             const dtype_bits_t<D>* slice, candidate<dtype_key_t<D>> c) {
-  const std::int64_t index = answer_index<D, Reported>(l, c);
-  dtype_bits_t<D> value = 0;
-  if (out.values) value = slice[Reported ? l.offset_of_position(c.pos) : l.element_offset(c.pos)];
+/// Writes index and value (when asked for) to every output the layout maps compact output
+/// o to: its first, and one for each index of the broadcast kept axes.
+template <dtype D>
+__device__ __forceinline__ void store_found(const layout& l, const device_outputs& out, std::int64_t o,
+                                            std::int64_t index, dtype_bits_t<D> value) {
   const std::int64_t first = l.output_of(o), copies = l.reps.count();
   ARGX_AXIS_LOOP
   for (std::int64_t r = 0; r < copies; ++r) {
@@ -43,6 +40,16 @@ __device__ __forceinline__ void store_answer(const layout& l, const device_outpu
     store_index(out.indices, l.index, at, index);
     if (out.values) store_value(out.values, at, value);
   }
+}
+
+/// Writes the answer of compact output o: winner c of the slice that starts at `slice`, to
+/// every output the layout maps o to. c.pos as for answer_index.
+template <dtype D, bool Reported = false>
+__device__ __forceinline__ void store_answer(const layout& l, const device_outputs& out, std::int64_t o,
+                                             const dtype_bits_t<D>* slice, candidate<dtype_key_t<D>> c) {
+  dtype_bits_t<D> value = 0;
+  if (out.values) value = slice[Reported ? l.offset_of_position(c.pos) : l.element_offset(c.pos)];
+  store_found<D>(l, out, o, answer_index<D, Reported>(l, c), value);
 }
 
 // ---- pieces of a slice meeting -------------------------------------------------------------

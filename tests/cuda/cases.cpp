@@ -152,6 +152,12 @@ std::vector<shape_case> cases() {
   cs.push_back({"every other element, flat", {300001}, {}, v::step_last});
   cs.push_back({"broadcast dim reduced", {1, 4000}, {0, 1}, v::broadcast0});
   cs.push_back({"dims 1 and 2 of a transposed 3-d view", {20, 30, 40}, {0, 2}, v::transpose01});
+  // (appended: a case added before the others would change their dtype and option variants)
+  // one split, answers staged through shared memory to outputs in another order than
+  // compact: reversed, and repeated along a broadcast kept dim
+  cs.push_back({"dim 0 of 20x200000 reversed (staged answers, outputs reversed)", {20, 200000}, {0}, v::flip_last});
+  cs.push_back({"dim 1 of 20x100000 repeated along a broadcast kept dim (staged answers)", {1, 20, 100000}, {1},
+                v::broadcast_kept});
   return cs;
 }
 
