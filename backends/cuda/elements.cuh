@@ -47,6 +47,34 @@ __device__ __forceinline__ vec<D> load_vec(const dtype_bits_t<D>* p) {
   return vec<D>{{raw.x, raw.y, raw.z, raw.w}};
 }
 
+/// Copies the aligned 16-byte vector at `from` (global memory) to `to` (shared memory)
+/// without holding it in registers: an asynchronous copy (sm_80 and later), complete once
+/// async_copies_wait has seen its group end; older architectures load and store it at once.
+__device__ __forceinline__ void copy_vec_async(void* to, const void* from) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned shared = static_cast<unsigned>(__cvta_generic_to_shared(to));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared), "l"(from) : "memory");
+#else
+  *static_cast<uint4*>(to) = __ldg(static_cast<const uint4*>(from));
+#endif
+}
+
+/// Closes a group of this thread's copy_vec_async copies (one a call, even if empty).
+__device__ __forceinline__ void async_copies_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+/// Waits until at most `Pending` of this thread's latest groups of copies are in flight
+/// (a barrier then makes the finished ones the block's).
+template <int Pending>
+__device__ __forceinline__ void async_copies_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+#endif
+}
+
 /// The key parameters a loop is compiled for: plain loops know abs and nan_ignore are off,
 /// so order_key folds to a few instructions; argmin stays a run-time flag.
 template <bool Plain>

@@ -18,6 +18,11 @@ void fill_residency(residency& r) {
   constexpr bool narrow = sizeof(dtype_bits_t<D>) <= 2;
   query(reinterpret_cast<const void*>(tiny_kernel<D, true>), r.tiny_rows);
   query(reinterpret_cast<const void*>(windows_kernel<D, 4, true>), r.windows);
+  int staged = 0;  // with a full tile (launches of shorter rows take less)
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&staged, reinterpret_cast<const void*>(staged_rows_kernel<D>),
+                                                    tune::threads, tune::compiled_arch::staged_tile_bytes) == cudaSuccess &&
+      staged > 0)
+    r.staged_rows = staged;
   query(reinterpret_cast<const void*>(runs_team_kernel<D, true>), r.runs_team);
   query(reinterpret_cast<const void*>(runs_block_kernel<D, true, false>), r.runs_block);
   query(reinterpret_cast<const void*>(columns_kernel<D, true, narrow, column_read::shifted>), r.columns);
@@ -90,6 +95,10 @@ void enqueue(const launch_config& c, const layout& l, const device_outputs& out,
       break;
     case kernel_kind::windows:  // plain reductions only (choose_launch)
       e::windows<D, true>(c, l, out, grid, block, stream);
+      break;
+    case kernel_kind::staged_rows:  // plain reductions only (choose_launch)
+      staged_rows_kernel<D><<<grid, block, staged_tile_bytes(c), stream>>>(l, out, static_cast<int>(c.run_slots),
+                                                                   c.stage_stride);
       break;
     case kernel_kind::runs_team:
       if (plain)

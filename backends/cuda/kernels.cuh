@@ -1,6 +1,6 @@
 // Kernel level: the __global__ kernels alone, one per kernel family of launch.hpp and
 // compile-time variant, each giving its work-item loop (tiny_items, run_items,
-// column_items, element_items) its shared memory and its register budget:
+// staged_items, column_items, element_items) its shared memory and its register budget:
 // __launch_bounds__ from the tuning of the architecture being compiled (tuning.hpp).
 // Included by enqueue.cuh.
 #pragma once
@@ -10,6 +10,7 @@
 #include "column_items.cuh"
 #include "element_items.cuh"
 #include "run_items.cuh"
+#include "staged_items.cuh"
 #include "tiny_items.cuh"
 #include "tuning.hpp"
 
@@ -28,6 +29,16 @@ template <dtype D, int W, bool Plain>
 __global__ void __launch_bounds__(tune::threads, tune::compiled_arch::window_min_resident)
     windows_kernel(const layout l, const device_outputs out, const int team_log2) {
   window_items<D, W, Plain>(l, out, team_log2);
+}
+
+/// Slices of one short forward run, a thread each, a tile of them staged in shared memory
+/// (plain reductions): the dynamic shared memory holds a row of `stride` slots a thread.
+template <dtype D>
+__global__ void __launch_bounds__(tune::threads, tune::compiled_arch::staged_min_resident)
+    staged_rows_kernel(const layout l, const device_outputs out, const int row_slots, const int stride) {
+  extern __shared__ uint4 staged_slots[];
+  __shared__ staged_rows_table table;
+  staged_row_items<D>(l, out, row_slots, stride, staged_slots, table);
 }
 
 /// Slices of runs, a team of lanes each.

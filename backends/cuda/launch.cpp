@@ -82,6 +82,37 @@ bool tiny_slices_fill(const layout& l, const device_limits& d) {
          l.outputs >= static_cast<std::int64_t>(d.multiprocessors) * T::tiny_slice_min_outputs_per_sm;
 }
 
+// Slices of one short forward run held in registers, window_loads loads a lane in flight.
+template <class T>
+launch_config window_launch(const layout& l, const residency& r, const device_limits& d, std::int64_t run_slots) {
+  launch_config c;
+  c.threads = tune::threads;
+  c.run_slots = run_slots;
+  c.kernel = kernel_kind::windows;
+  c.window_slots = run_slots > T::window_slots_w8 ? 8 : run_slots > T::window_slots_w4 ? 4 : 2;
+  c.team_log2 = std::min(5, log2_ceil(ceil_div(run_slots, c.window_slots)));
+  const std::int64_t rows_per_block = (c.threads / 32) * (32 >> c.team_log2) * (T::window_loads / c.window_slots);
+  c.blocks = std::max<std::int64_t>(
+      1, std::min(ceil_div(l.outputs, rows_per_block), static_cast<std::int64_t>(d.multiprocessors) * r.windows));
+  return c;
+}
+
+// Slices of one short forward run, a thread each, a tile of a row a thread in shared memory.
+// Rows lie an odd number of slots apart: the 8 threads of a phase of 16-byte shared loads
+// then read 8 different banks' quarters.
+template <class T>
+launch_config staged_rows_launch(const layout& l, const residency& r, const device_limits& d, std::int64_t run_slots) {
+  launch_config c;
+  c.threads = tune::threads;
+  c.kernel = kernel_kind::staged_rows;
+  c.run_slots = run_slots;
+  c.team_log2 = 0;
+  c.stage_stride = static_cast<int>(run_slots | 1);
+  c.blocks = std::max<std::int64_t>(
+      1, std::min(ceil_div(l.outputs, c.threads), static_cast<std::int64_t>(d.multiprocessors) * r.staged_rows));
+  return c;
+}
+
 template <class T>
 launch_config choose_runs(const layout& l, const residency& r, const device_limits& d) {
   const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
@@ -105,17 +136,11 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   if ((runs > 1 || len <= T::tiny_row_slice_max) && tiny_slices_fill<T>(l, d))
     return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
 
-  // One short forward run per slice, plain keys: held in registers, window_loads loads a
-  // lane in flight.
-  if (l.plain() && l.ordered && runs == 1 && l.run_dir > 0 && run_slots <= T::window_max_slots) {
-    c.kernel = kernel_kind::windows;
-    c.window_slots = run_slots > T::window_slots_w8 ? 8 : run_slots > T::window_slots_w4 ? 4 : 2;
-    c.team_log2 = std::min(5, log2_ceil(ceil_div(run_slots, c.window_slots)));
-    const std::int64_t rows_per_block = (c.threads / 32) * (32 >> c.team_log2) * (T::window_loads / c.window_slots);
-    c.blocks = std::max<std::int64_t>(
-        1, std::min(ceil_div(l.outputs, rows_per_block), static_cast<std::int64_t>(d.multiprocessors) * r.windows));
-    return c;
-  }
+  // One short forward run per slice, plain keys: held in registers (window_loads loads a
+  // lane in flight), or, rows of a few slots, staged in shared memory a thread each.
+  if (l.plain() && l.ordered && runs == 1 && l.run_dir > 0 && run_slots <= T::window_max_slots)
+    return run_slots >= T::staged_min_slots && run_slots <= T::staged_max_slots ? staged_rows_launch<T>(l, r, d, run_slots)
+                                                                              : window_launch<T>(l, r, d, run_slots);
 
   // A team of lanes per slice, when the slices fill the GPU with teams or a warp covers
   // one in a pass; a team walks short runs as one stream of slots.
@@ -397,6 +422,14 @@ launch_config choose_launch(const layout& l, const residency& r, const device_li
   return tune::with_arch(d.compute_capability, [&](auto t) { return choose_for<decltype(t)>(l, r, d); });
 }
 
+launch_config windows_launch(const layout& l, const residency& r, const device_limits& d) {
+  return tune::with_arch(d.compute_capability, [&](auto t) {
+    using T = decltype(t);
+    const launch_config staged = choose_for<T>(l, r, d);
+    return staged.kernel == kernel_kind::staged_rows ? window_launch<T>(l, r, d, staged.run_slots) : staged;
+  });
+}
+
 launch_config thread_per_slice_launch(const layout& l, const residency& r, const device_limits& d) {
   return tune::with_arch(d.compute_capability,
                          [&](auto t) { return tiny_launch<decltype(t)>(l, r, d, kernel_kind::tiny_slices); });
@@ -406,7 +439,7 @@ column_read_forced::column_read_forced(column_read read) { forced_column_read = 
 column_read_forced::~column_read_forced() { forced_column_read = -1; }
 
 std::string describe(const launch_config& c) {
-  static const char* names[] = {"tiny_rows", "windows", "runs_team", "runs_block", "runs_unordered", "columns", "elements_team",
+  static const char* names[] = {"tiny_rows", "windows", "staged_rows", "runs_team", "runs_block", "runs_unordered", "columns", "elements_team",
                                 "elements_block", "tiny_slices"};
   std::string s = names[static_cast<int>(c.kernel)];
   switch (c.kernel) {
@@ -415,6 +448,7 @@ std::string describe(const launch_config& c) {
     case kernel_kind::windows:
       s += " lanes=" + std::to_string(1 << c.team_log2) + " slots=" + std::to_string(c.window_slots);
       break;
+    case kernel_kind::staged_rows: s += " stride=" + std::to_string(c.stage_stride); break;
     case kernel_kind::runs_team:
       s += " lanes=" + std::to_string(1 << c.team_log2) + (c.run_stream ? " stream" : "");
       break;

@@ -24,7 +24,8 @@ struct device_limits {
 /// query fails, and are the device the plan tests assume; they are not the launch bounds'
 /// minima (tuning.hpp), which the compiled kernels may exceed.
 struct residency {
-  int windows = 3, runs_team = 4, runs_block = 3, columns = 2, elements = 4, tiny_rows = 8;  ///< tiny_rows: both tiny kinds
+  int windows = 3, staged_rows = 5, runs_team = 4, runs_block = 3, columns = 2, elements = 4,
+      tiny_rows = 8;  ///< tiny_rows: both tiny kinds
 };
 
 /// How the column kernel reads a row of a column group (16 bytes of neighbouring outputs).
@@ -46,6 +47,8 @@ constexpr const char* to_string(column_read r) noexcept {
 enum class kernel_kind : std::uint8_t {
   tiny_rows,       ///< slices of one run of a few elements: a thread each, element by element
   windows,         ///< slices of one short forward run, held in registers: a team of lanes each
+  staged_rows,     ///< slices of one short forward run, a block's tile of them copied to shared
+                   ///< memory, then folded by a thread each
   runs_team,       ///< slices of runs: a team of lanes each, streaming
   runs_block,      ///< slices of runs: a block per (slice, split); the last block of a slice combines
   runs_unordered,  ///< runs_block for walks whose runs do not visit positions in order
@@ -64,8 +67,9 @@ struct launch_config {
   int column_lanes_log2 = 0;  ///< columns: lanes of a warp along the columns (the others along the rows)
   int row_warps_log2 = 0;   ///< columns: warps of a block along the rows (the others along the columns)
   bool run_stream = false;  ///< runs: short runs, walked as one stream of slots (else run after run, the team each)
-  std::int64_t run_slots = 0;  ///< runs: slots a run may touch (the stream's slots a run; long runs: pieces are ranges of them)
+  std::int64_t run_slots = 0;  ///< runs, staged_rows: slots a run may touch (the stream's slots a run; long runs: pieces are ranges of them)
   int window_slots = 0;     ///< windows: slots a lane holds (2, 4 or 8)
+  int stage_stride = 0;     ///< staged_rows: slots from one row of the tile to the next (>= run_slots)
   std::int64_t splits = 1;  ///< block kinds and columns: pieces each slice (tile) is cut into
   std::int64_t chunk = 0;   ///< per piece: slots (long runs) or runs (short ones), rows, or positions
   column_read read = column_read::shifted;  ///< columns: how a group's rows are read
@@ -90,6 +94,15 @@ launch_config choose_launch(const layout& l, const residency& r, const device_li
 /// The launch of a thread a slice (tiny_slices) for an ordered layout, as choose_launch
 /// sizes it where it picks that kernel; for benchmarks that weigh it against the choice.
 launch_config thread_per_slice_launch(const layout& l, const residency& r, const device_limits& d);
+
+/// The window kernel's launch for a layout that choose_launch gives the staged rows kernel
+/// (for benchmarks that weigh one against the other).
+launch_config windows_launch(const layout& l, const residency& r, const device_limits& d);
+
+/// Bytes of a staged_rows block's tile (dynamic shared memory): a row a thread.
+constexpr std::size_t staged_tile_bytes(const launch_config& c) noexcept {
+  return static_cast<std::size_t>(c.threads) * static_cast<std::size_t>(c.stage_stride) * 16;
+}
 
 /// Most rows a thread of a packed column launch walks: it counts them in a byte (1-byte
 /// elements) or a half-word (2-byte ones).

@@ -93,6 +93,21 @@ struct sm90 {
   /// grid and registers, folded in the value domain: rows 1M x 256 67 -> 83%).
   static constexpr int window_min_resident = 3;
   static constexpr int window_loads = 8;
+  /// Staged rows kernel: rows (slices of one short forward run) of staged_min_slots to
+  /// staged_max_slots slots, which the window kernel gives a team of 2-4 lanes (W = 4),
+  /// copied to shared memory a row a thread, then folded by their thread. A block's tile
+  /// (256 rows at an odd stride of at most 9 slots) stays under staged_tile_bytes, and a
+  /// multiprocessor keeps staged_min_resident blocks (48 registers; five tiles and their
+  /// row tables fit 228 KiB of shared memory). NOTES v6.13 (H100 sweep against the window
+  /// kernel): rows of 5-9 slots 0.77-1.0x the time (float32 rows of 32 0.77x, bool rows of
+  /// 65 0.80x); rows of 3 slots a thread, 1.23x; teams of 2-32 lanes a row folding from
+  /// shared memory 1.1-1.4x on most rows of 10-160 slots (their copies and the fold from
+  /// shared memory cost more instructions than registers' loads, and both kernels are
+  /// bound by instructions, not memory).
+  static constexpr std::int64_t staged_min_slots = 5;
+  static constexpr std::int64_t staged_max_slots = 9;
+  static constexpr std::int64_t staged_tile_bytes = 40 << 10;
+  static constexpr int staged_min_resident = 5;
   /// Column kernel: rows loaded before any is folded (two vectors a row when the row is
   /// not 16-byte aligned), and blocks a multiprocessor keeps. NOTES v5: 4 -> 8 rows
   /// (118 registers, 2 blocks/SM) took 64 x 4096 x 256 from 107 to 95 us; the same at

@@ -16,7 +16,8 @@
 // (--only times one case, argx::cuda alone, a few times: for the profiler. --variant times
 // every call with another launch than argx's choice, to weigh a launch rule: "unsplit"
 // (splits of a slice or column tile taken away, where the kernel allows), "tiny" (a thread
-// a slice, for ordered layouts). --host-costs prints the host time of the runtime calls a
+// a slice, for ordered layouts), "windows" (rows held in registers by the window kernel where
+// argx stages them in shared memory). --host-costs prints the host time of the runtime calls a
 // call makes, one by one.)
 #include <algorithm>
 #include <chrono>
@@ -98,6 +99,11 @@ launch_config unsplit(const layout& l, const launch_config& c, const residency&,
 launch_config tiny(const layout& l, const launch_config& c, const residency& r, const device_limits& d) {
   if (!l.ordered || l.reduce > (std::int64_t(1) << 30)) return c;
   return argx::detail::gpu::thread_per_slice_launch(l, r, d);
+}
+
+// The window kernel (rows held in registers) where argx stages rows in shared memory.
+launch_config windows(const layout& l, const launch_config& c, const residency& r, const device_limits& d) {
+  return c.kernel == kernel_kind::staged_rows ? argx::detail::gpu::windows_launch(l, r, d) : c;
 }
 
 // Host microseconds of each runtime call a cuda call makes (median of 2000).
@@ -200,7 +206,10 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--host-costs")) costs = argv[i + 1];
   }
   using argx::detail::gpu::launch_rewritten;
-  const launch_rewritten rewrite(variant == "unsplit" ? unsplit : variant == "tiny" ? tiny : nullptr);
+  const launch_rewritten rewrite(variant == "unsplit" ? unsplit
+                                 : variant == "tiny"  ? tiny
+                                 : variant == "windows" ? windows
+                                                        : nullptr);
   const argx::sweep::sweep_limits large;
   argx::sweep::sweep_limits small;
   small.min_bytes = 4 << 10;

@@ -46,7 +46,7 @@ std::vector<shape_case> cases() {
   cs.push_back({"flat, start not 16-byte aligned, split", {(1 << 20) + 9}, {}, v::skip_first});
   cs.push_back({"flat, reversed (walked forwards, ties flipped)", {100000}, {}, v::flip_last});
   cs.push_back({"flat of a reversed 2-d view", {300, 501}, {}, v::flip_all});
-  // rows: windows in registers (any length and alignment), teams, blocks, split rows
+  // rows: staged in shared memory (any length and alignment), teams, blocks, split rows
   for (auto [rows, len] : std::vector<std::pair<std::int64_t, std::int64_t>>{
            {1000, 2}, {777, 3}, {4096, 7}, {3000, 31}, {3000, 32}, {2000, 33}, {1500, 64}, {1000, 100}, {300, 255},
            {300, 256}, {100, 1000}, {70, 1024}, {64, 4097}, {10, 50000}, {3, 300001}, {2, (1 << 21) + 1},
@@ -172,6 +172,7 @@ bool is_large(const shape_case& c) {
 const std::vector<std::string>& kernel_paths() {
   static const std::vector<std::string> all = {
       "tiny_rows", "windows lanes=1 slots=2", "windows lanes=2-16 slots=4", "windows lanes=2-16 slots=8", "windows lanes=32 slots=8",
+      "staged_rows",
       "runs_team lanes=2-16 short", "runs_team lanes=32", "runs_team lanes=32 short", "runs_block", "runs_block split",
       "runs_block short split", "columns aligned", "columns shifted", "columns shifted packed",
       "columns shifted packed atomic", "columns shifted atomic", "columns aligned partials", "columns shifted partials",

@@ -132,3 +132,33 @@ TEST_CASE("classes: slices made only of the value every running best starts from
     }
   }
 }
+
+TEST_CASE("classes: ties and NaN on either side of every slot boundary in staged rows") {
+  // The staged rows kernel folds each row (5-9 slots of 16 bytes, starting anywhere in its
+  // first) in a thread, slot after slot. Two equal peaks at neighbouring positions that
+  // move along the rows fall on every slot boundary and on the row's edges; in every third
+  // row of floats a NaN follows them.
+  for (dtype t : {dtype::f32, dtype::f16, dtype::u8, dtype::f64}) {
+    const std::int64_t elem = static_cast<std::int64_t>(argx::size_of(t));
+    for (std::int64_t bytes : {72, 100, 128}) {  // rows of 5 to 9 slots
+      const std::int64_t len = bytes / elem, rows = 1200;
+      for (std::int64_t skip : {0, 1}) {  // rows starting on 16 bytes, or one element after
+        host_tensor x = make_filled(t, encode(t, 0), argx::shape{rows, len + skip});
+        for (std::int64_t r = 0; r < rows; ++r) {
+          const std::int64_t p = skip + (r * 37) % (len - 1);
+          set_flat(x, r * (len + skip) + p, encode(t, 1));
+          set_flat(x, r * (len + skip) + p + 1, encode(t, 1));
+          if (argx::is_floating(t) && r % 3 == 0 && p + 2 < len + skip) set_flat(x, r * (len + skip) + p + 2, nan_bits(t));
+        }
+        const host_tensor v = skip ? x.sliced(1, 1, len + 1) : x;
+        argx::detail::plan p = argx::detail::make_plan(v.view, argx::op::argmax, spec_variant(0, {1}));
+        p.data = reinterpret_cast<const void*>(std::uintptr_t(0x10000) + static_cast<std::uintptr_t>(v.data_offset()));
+        const auto cfg = argx::detail::gpu::launch_for(p);
+        INFO(argx::name(t), " rows of ", len, " skip ", skip, " launch ", argx::detail::gpu::describe(cfg));
+        CHECK(cfg.kernel == argx::detail::gpu::kernel_kind::staged_rows);
+        for (int variant : {0, 1, 4, 5})  // argmax / argmin, ties first / last
+          require_same_as_seq(op_variant(variant), v, spec_variant(variant, {1}));
+      }
+    }
+  }
+}

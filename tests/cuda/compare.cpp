@@ -47,6 +47,9 @@ std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
     case kernel_kind::tiny_rows: path = "tiny_rows"; break;
     case kernel_kind::tiny_slices: path = "tiny_slices"; break;
     case kernel_kind::windows: path = "windows" + lanes(c.team_log2) + " slots=" + std::to_string(c.window_slots); break;
+    case kernel_kind::staged_rows:
+      path = "staged_rows";
+      break;
     case kernel_kind::runs_team:
       path = "runs_team" + lanes(c.team_log2) + (c.run_stream ? " short" : "");
       break;

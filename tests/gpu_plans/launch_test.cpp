@@ -23,6 +23,8 @@ int loads_per_thread(const launch_config& c, argx::dtype t) {
     case kernel_kind::tiny_rows:
     case kernel_kind::tiny_slices: return 0;  // element by element: not sized by this rule
     case kernel_kind::windows: return hopper_tuning::window_loads;
+    case kernel_kind::staged_rows:  // a tile's copies (a row a thread), all in flight at once
+      return static_cast<int>(c.run_slots);
     case kernel_kind::runs_team:
     case kernel_kind::runs_block:
     case kernel_kind::runs_unordered:  // a stream of short runs' slots, or long runs double-buffered
@@ -42,6 +44,7 @@ int resident_blocks(const launch_config& c, const residency& r) {
     case kernel_kind::tiny_rows:
     case kernel_kind::tiny_slices: return r.tiny_rows;
     case kernel_kind::windows: return r.windows;
+    case kernel_kind::staged_rows: return r.staged_rows;
     case kernel_kind::runs_team: return r.runs_team;
     case kernel_kind::runs_block:
     case kernel_kind::runs_unordered: return r.runs_block;
@@ -61,7 +64,7 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
   small.max_bytes = (1 << 20) - 1;
   small.max_span_bytes = 2 << 20;
   for (const auto& c : argx::sweep::make_sweep(14, 60, small)) cases.push_back(c);
-  int checked = 0, split = 0, shuffled = 0, windowed = 0, folded = 0;
+  int checked = 0, split = 0, shuffled = 0, windowed = 0, folded = 0, staged = 0;
   for (const auto& sc : cases) {
     // As in device memory: allocations are 256-byte aligned, views start where they start.
     const argx::tensor_view x = sc.view_of(reinterpret_cast<const void*>(std::uintptr_t(1) << 20), argx::memory_space::device);
@@ -91,6 +94,12 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
       CHECK(c.column_lanes_log2 == 5);
       CHECK((c.chunk >> c.row_warps_log2) >= hopper_tuning::column_shuffle_min_rows);
       ++shuffled;
+    }
+    if (c.kernel == kernel_kind::staged_rows) {  // a tile of rows in shared memory, a thread a row
+      CHECK(staged_tile_bytes(c) <= static_cast<std::size_t>(hopper_tuning::staged_tile_bytes));
+      CHECK(c.stage_stride >= c.run_slots);
+      CHECK(c.stage_stride % 2 == 1);  // a phase's 8 rows in 8 different banks
+      ++staged;
     }
     if (c.virt.any()) {  // a walk of virtual columns: the walk's columns, its partials a small share of the input
       ++(c.virt.window > 1 ? windowed : folded);
@@ -132,8 +141,9 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
       CHECK(wave_fill_pct(c.blocks, wave) >= hopper_tuning::column_min_wave_fill_pct);
   }
   MESSAGE(checked, " plans of at least 16 MiB, ", split, " of them split; ", shuffled, " column launches read shuffled; ",
-          windowed, " windowed, ", folded, " folded");
+          windowed, " windowed, ", folded, " folded, ", staged, " staged rows");
   CHECK(windowed > 0);
+  CHECK(staged > 0);
   CHECK(folded > 0);
   CHECK(shuffled > 0);
   CHECK(checked > 150);
