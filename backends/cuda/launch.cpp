@@ -137,10 +137,15 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
     return tiny_launch<T>(l, r, d, kernel_kind::tiny_slices);
 
   // One short forward run per slice, plain keys: held in registers (window_loads loads a
-  // lane in flight), or, rows of a few slots, staged in shared memory a thread each.
-  if (l.plain() && l.ordered && runs == 1 && l.run_dir > 0 && run_slots <= T::window_max_slots)
-    return run_slots >= T::staged_min_slots && run_slots <= T::staged_max_slots ? staged_rows_launch<T>(l, r, d, run_slots)
-                                                                              : window_launch<T>(l, r, d, run_slots);
+  // lane in flight), or, rows of a few slots that the window kernel's team would hold
+  // with many idle slots, staged in shared memory a thread each.
+  if (l.plain() && l.ordered && runs == 1 && l.run_dir > 0 && run_slots <= T::window_max_slots) {
+    const launch_config w = window_launch<T>(l, r, d, run_slots);
+    const std::int64_t held = (std::int64_t(1) << w.team_log2) * w.window_slots;
+    const bool staged = run_slots >= T::staged_min_slots && run_slots <= T::staged_max_slots &&
+                        100 * (held - run_slots) >= T::staged_min_idle_pct * held;
+    return staged ? staged_rows_launch<T>(l, r, d, run_slots) : w;
+  }
 
   // A team of lanes per slice, when the slices fill the GPU with teams or a warp covers
   // one in a pass; a team walks short runs as one stream of slots.

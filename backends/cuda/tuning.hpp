@@ -95,17 +95,23 @@ struct sm90 {
   static constexpr int window_loads = 8;
   /// Staged rows kernel: rows (slices of one short forward run) of staged_min_slots to
   /// staged_max_slots slots, which the window kernel gives a team of 2-4 lanes (W = 4),
-  /// copied to shared memory a row a thread, then folded by their thread. A block's tile
+  /// copied to shared memory a row a thread, then folded by their thread, where the window
+  /// team would hold at least staged_min_idle_pct% of its slots outside the row (rows of 5,
+  /// 6 and 9 slots: 37.5%, 25% and 44% idle; not 7 or 8: 12.5% and none). A block's tile
   /// (256 rows at an odd stride of at most 9 slots) stays under staged_tile_bytes, and a
-  /// multiprocessor keeps staged_min_resident blocks (48 registers; five tiles and their
-  /// row tables fit 228 KiB of shared memory). NOTES v6.13 (H100 sweep against the window
-  /// kernel): rows of 5-9 slots 0.77-1.0x the time (float32 rows of 32 0.77x, bool rows of
-  /// 65 0.80x); rows of 3 slots a thread, 1.23x; teams of 2-32 lanes a row folding from
-  /// shared memory 1.1-1.4x on most rows of 10-160 slots (their copies and the fold from
-  /// shared memory cost more instructions than registers' loads, and both kernels are
-  /// bound by instructions, not memory).
+  /// multiprocessor keeps staged_min_resident blocks (38 registers; five tiles and their
+  /// row tables fit 228 KiB of shared memory). NOTES v6.13 (H100, against the window
+  /// kernel): rows of 5, 6 and 9 slots 0.80-0.96x the time on the sweep (float32 rows of 32
+  /// starting off 16 bytes, 9 slots, 0.80x; bool rows of 65 0.80x) but aligned float32 rows
+  /// of 32 (8 slots, a window team of 2 x 4 with none idle) 1.48x (the benchmark table:
+  /// 84.5% -> 57.5% of the ceiling); rows of 3 slots a thread 1.23x; teams of 2-32 lanes a
+  /// row folding from shared memory 1.1-1.4x on most rows of 10-160 slots. Both kernels are
+  /// bound by instructions, not memory, and a staged slot costs more of them (its copy,
+  /// then a shared load) than one held in registers: staging pays only where the window
+  /// team idles. Rows of 7 slots were not measured.
   static constexpr std::int64_t staged_min_slots = 5;
   static constexpr std::int64_t staged_max_slots = 9;
+  static constexpr std::int64_t staged_min_idle_pct = 20;
   static constexpr std::int64_t staged_tile_bytes = 40 << 10;
   static constexpr int staged_min_resident = 5;
   /// Column kernel: rows loaded before any is folded (two vectors a row when the row is

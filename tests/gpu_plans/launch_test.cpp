@@ -169,3 +169,34 @@ TEST_CASE("launch: a column launch of a few waves splits its rows to fill the la
     CHECK(c.chunk >= hopper_tuning::column_wave_fill_min_rows);
   }
 }
+
+TEST_CASE("launch: short rows are staged in shared memory where the window kernel's team would idle") {
+  // Rows of 5-9 slots whose window team (2-4 lanes x 4 slots) would hold at least a fifth
+  // of its slots outside the row take staged_rows; rows that fill their team do not.
+  const device_limits hopper{132, 2048, 90};
+  const residency r;
+  struct row_case {
+    std::int64_t len, skip;
+    bool staged;
+  };
+  // float32 rows: 32 elements aligned are 8 slots (2 x 4, none idle); one element past 16
+  // bytes, 9 slots (4 x 4, 7 idle); 20 aligned 5 slots (2 x 4, 3 idle); 28 aligned 7 slots
+  // (1 of 8 idle); 16 aligned 4 slots (a lane of 4); 60 aligned 15 slots (more than 9).
+  // 20000 rows: too few for a thread a row of the tiny kernel.
+  for (const row_case& rc : {row_case{32, 0, false}, row_case{32, 1, true}, row_case{20, 0, true}, row_case{28, 0, false},
+                             row_case{16, 0, false}, row_case{60, 0, false}}) {
+    argx::tensor_view x;
+    x.data = reinterpret_cast<const void*>((std::uintptr_t(1) << 20) + 4 * rc.skip);
+    x.type = argx::dtype::f32;
+    x.extents = argx::shape{20000, rc.len + rc.skip};
+    x.strides = argx::shape{rc.len + rc.skip, 1};
+    x.space = argx::memory_space::device;
+    x = x.sliced(1, 0, rc.len);
+    argx::spec s;
+    s.dims = {1};
+    const layout l = make_layout(argx::detail::make_plan(x, argx::op::argmax, s));
+    const launch_config c = choose_launch(l, r, hopper);
+    INFO("rows of ", rc.len, " float32, ", rc.skip, " element(s) past 16 bytes: ", describe(c));
+    CHECK((c.kernel == kernel_kind::staged_rows) == rc.staged);
+  }
+}
