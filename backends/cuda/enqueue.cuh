@@ -11,18 +11,16 @@ namespace argx::detail::gpu {
 
 template <dtype D>
 void fill_residency(residency& r) {
-  auto query = [](const void* kernel, int& into) {
+  auto query = [](const void* kernel, int& into, std::size_t shared_bytes = 0) {
     int n = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, tune::threads, 0) == cudaSuccess && n > 0) into = n;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, tune::threads, shared_bytes) == cudaSuccess && n > 0)
+      into = n;
   };
   constexpr bool narrow = sizeof(dtype_bits_t<D>) <= 2;
   query(reinterpret_cast<const void*>(tiny_kernel<D, true>), r.tiny_rows);
   query(reinterpret_cast<const void*>(windows_kernel<D, 4, true>), r.windows);
-  int staged = 0;  // with a full tile (launches of shorter rows take less)
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&staged, reinterpret_cast<const void*>(staged_rows_kernel<D>),
-                                                    tune::threads, tune::compiled_arch::staged_tile_bytes) == cudaSuccess &&
-      staged > 0)
-    r.staged_rows = staged;
+  // with a full tile (launches of shorter rows take less)
+  query(reinterpret_cast<const void*>(staged_rows_kernel<D>), r.staged_rows, tune::compiled_arch::staged_tile_bytes);
   query(reinterpret_cast<const void*>(runs_team_kernel<D, true>), r.runs_team);
   query(reinterpret_cast<const void*>(runs_block_kernel<D, true, false>), r.runs_block);
   query(reinterpret_cast<const void*>(columns_kernel<D, true, narrow, column_read::shifted>), r.columns);

@@ -106,7 +106,6 @@ launch_config staged_rows_launch(const layout& l, const residency& r, const devi
   c.threads = tune::threads;
   c.kernel = kernel_kind::staged_rows;
   c.run_slots = run_slots;
-  c.team_log2 = 0;
   c.stage_stride = static_cast<int>(run_slots | 1);
   c.blocks = std::max<std::int64_t>(
       1, std::min(ceil_div(l.outputs, c.threads), static_cast<std::int64_t>(d.multiprocessors) * r.staged_rows));
