@@ -96,12 +96,13 @@ struct column_tiles {
 /// warps along the rows times the rest along the columns. Row lanes take every
 /// row_lanes-th row of the split.
 /// The row lanes of a warp meet by shuffles; row warps in shared memory; with several
-/// splits the tile's blocks meet through 64-bit atomic maxima (32-bit keys) or partials,
-/// and the last block to arrive stores the answers.
+/// splits the tile's blocks meet through 64-bit atomic maxima (32-bit keys), the last
+/// block to arrive storing the answers, or leave partials (leave_partials: 64-bit keys,
+/// and a walk of virtual columns whatever its splits) that the answers kernel folds.
 template <dtype D, class Acc, column_read Read>
 __device__ __forceinline__ void column_items(const layout& l, const device_outputs& out, const workspace_ptrs& ws,
                                              std::int64_t splits, std::int64_t chunk, int column_lanes_log2,
-                                             int row_warps_log2, bool packed_meet, column_meeting<D>& meet) {
+                                             int row_warps_log2, bool leave_partials, column_meeting<D>& meet) {
   using K = dtype_key_t<D>;
   using S = std::conditional_t<sizeof(K) == 8, unsigned long long, unsigned>;
   constexpr int V = vec_elems<D>;
@@ -116,28 +117,23 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
   const column_tiles<D, shuffled> tiling(l, tile_groups, warps_c);
   const std::int64_t per_outer = tiling.per_outer, tiles = tiling.count();
   const std::int64_t items = tiles * splits;
-  // A walk of virtual columns (layout.hpp): every (split, virtual column) leaves a partial,
-  // at its traversal index in the full layout; virtual_answer_items folds them.
-  const bool virt = l.virt.any();
   // Answers stored through shared memory (see below), with one row warp: one split (the
   // answers, to the outputs the layout maps them to: in compact order, reversed, or with
   // replicas, a store instruction still writes neighbouring words where those outputs are
   // neighbours), or splits meeting through atomic maxima (the candidates, at their
   // outputs' slots).
-  const bool staged = !virt && row_warps == 1 && (splits == 1 || packed_meet);
+  const bool staged = !leave_partials && row_warps == 1;
   // The answer of column j of group `grp`: stored, or left for the meeting.
   auto finish_in = [&](const column_group<D>& grp, std::int64_t s, std::int64_t r0, int j, K key, unsigned rel) {
     if (j >= grp.cols) return;
     const std::int64_t o = grp.first + j;
     const candidate<K> c{key, r0 + static_cast<std::int64_t>(rel)};
-    if (virt)
+    if (leave_partials)  // at its traversal index in the full layout (of a walk of virtual columns)
       store_partial(static_cast<partial<K>*>(ws.partials), s * l.outputs + o, candidate<K>{c.key, l.virt.position(c.pos, o)});
     else if (splits == 1)
       store_answer<D>(l, out, o, grp.col + j, c);
-    else if (packed_meet)
-      atomicMax(ws.slots + o, pack_candidate(static_cast<std::uint32_t>(c.key), c.pos, ties_last));
     else
-      store_partial(static_cast<partial<K>*>(ws.partials), s * l.outputs + o, c);
+      atomicMax(ws.slots + o, pack_candidate(static_cast<std::uint32_t>(c.key), c.pos, ties_last));
   };
   // The same for column (group gi of the tile, element j).
   auto finish = [&](std::int64_t tile, std::int64_t s, std::int64_t r0, int gi, int j, K key, unsigned rel) {
@@ -268,68 +264,32 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
       }
       __syncthreads();  // the meeting area is reused by the next item
     }
-    if (splits == 1 || virt) continue;
-    // The tile's last block to arrive reads what every block left.
+    if (splits == 1 || leave_partials) continue;
+    // The tile's last block to arrive reads the atomic maxima every block left.
     if (!arrive_last(ws.counters + tile, static_cast<unsigned>(splits), meet.last)) continue;
-    if (packed_meet) {
-      for (int c = threadIdx.x; c < tile_cols; c += blockDim.x) {
-        const std::int64_t cg = tiling.group(tile, c / V);
-        if (cg < 0) continue;
-        const column_group<D> grp = column_group<D>::of(l, cg, per_outer);
-        const int j = c % V;
-        if (j >= grp.cols) continue;
-        const std::int64_t o = grp.first + j;
-        const unsigned long long word = *static_cast<volatile unsigned long long*>(ws.slots + o);
-        ws.slots[o] = 0;  // zero again for the next launch
-        const candidate<std::uint32_t> u = unpack_candidate(word, ties_last);
-        store_answer<D>(l, out, o, grp.col + j, candidate<K>{static_cast<K>(u.key), u.pos});
-      }
-      continue;
-    }
-    // Partials: a group of `per` lanes a column, each lane taking every per-th split, four
-    // loads in flight; then the group's lanes meet by shuffles.
-    int per = 32;
-    while (per > 1 && per * tile_cols > static_cast<int>(blockDim.x)) per >>= 1;
-    const int sub = threadIdx.x & (per - 1);
-    const auto* parts = static_cast<const partial<K>*>(ws.partials);
-    for (int base = 0; base < tile_cols; base += static_cast<int>(blockDim.x) / per) {  // uniform bounds
-      const int c = base + static_cast<int>(threadIdx.x) / per;
-      const std::int64_t cg = c < tile_cols ? tiling.group(tile, c / V) : -1;
-      bool has = false;
-      column_group<D> grp;
-      if (cg >= 0) {
-        grp = column_group<D>::of(l, cg, per_outer);
-        has = c % V < grp.cols;
-      }
-      const std::int64_t o = has ? grp.first + c % V : 0;
-      candidate<K> pc = seed<K>(l.reduce, ties_last);
-      if (has)
-        for (std::int64_t q = sub; q < splits; q += 4 * per) {
-          candidate<K> got[4];
-#pragma unroll
-          for (int u = 0; u < 4; ++u)
-            got[u] = q + u * per < splits ? load_partial(parts, (q + u * per) * l.outputs + o) : seed<K>(l.reduce, ties_last);
-#pragma unroll
-          for (int u = 0; u < 4; ++u) pc = combine(pc, got[u], ties_last);
-        }
-      for (int off = 1; off < per; off <<= 1) {
-        const K k = static_cast<K>(__shfl_xor_sync(device::full_warp, static_cast<S>(pc.key), off));
-        const std::int64_t p = __shfl_xor_sync(device::full_warp, pc.pos, off);
-        pc = combine(pc, candidate<K>{k, p}, ties_last);
-      }
-      if (has && sub == 0) store_answer<D>(l, out, o, grp.col + c % V, pc);
+    for (int c = threadIdx.x; c < tile_cols; c += blockDim.x) {
+      const std::int64_t cg = tiling.group(tile, c / V);
+      if (cg < 0) continue;
+      const column_group<D> grp = column_group<D>::of(l, cg, per_outer);
+      const int j = c % V;
+      if (j >= grp.cols) continue;
+      const std::int64_t o = grp.first + j;
+      const unsigned long long word = *static_cast<volatile unsigned long long*>(ws.slots + o);
+      ws.slots[o] = 0;  // zero again for the next launch
+      const candidate<std::uint32_t> u = unpack_candidate(word, ties_last);
+      store_answer<D>(l, out, o, grp.col + j, candidate<K>{static_cast<K>(u.key), u.pos});
     }
   }
 }
 
-/// The answers of a walk of virtual columns (layout.hpp), `l` its full layout: a team (a
-/// warp, or the whole block where the partials an output are many) folds each output's
-/// partials, those its virtual columns left in every split, each lane every team-th of
-/// them, four loads in flight, and, in a folded walk, the rows past its last whole fold;
-/// then the team meets.
+/// The answers from a column launch's partials (a walk of virtual columns: layout.hpp),
+/// `l` the full layout: a team (2^team_log2 lanes of a warp, or the whole block where the
+/// partials an output are many) folds each output's partials, those its columns left in
+/// every split, each lane every team-th of them, four loads in flight, and, in a folded
+/// walk, the rows past its last whole fold; then the team meets.
 template <dtype D, bool Block>
 __device__ __forceinline__ void virtual_answer_items(const layout& l, const device_outputs& out,
-                                                     const workspace_ptrs& ws, std::int64_t splits,
+                                                     const workspace_ptrs& ws, std::int64_t splits, int team_log2,
                                                      typename device::block_argmax<dtype_key_t<D>>::storage& fold) {
   using K = dtype_key_t<D>;
   using B = dtype_bits_t<D>;
@@ -337,33 +297,37 @@ __device__ __forceinline__ void virtual_answer_items(const layout& l, const devi
   const virtual_columns v = l.virt;
   const std::int64_t per = v.per_output(), per_split = l.outputs * per, n = splits * per;
   const std::int64_t rest = v.fold > 1 ? l.reduce / v.fold * v.fold : l.reduce;  // the rows no fold holds
-  const int team = Block ? static_cast<int>(blockDim.x) : 32;
-  const int rank = Block ? static_cast<int>(threadIdx.x) : static_cast<int>(threadIdx.x & 31);
-  const std::int64_t teams = Block ? gridDim.x : static_cast<std::int64_t>(gridDim.x) * (blockDim.x >> 5);
-  const std::int64_t first = Block ? blockIdx.x : blockIdx.x * static_cast<std::int64_t>(blockDim.x >> 5) + (threadIdx.x >> 5);
-  for (std::int64_t o = first; o < l.outputs; o += teams) {  // the same bounds in every lane of a team
-    const B* slice = static_cast<const B*>(l.data) + l.slice_offset(o);
+  const int team = Block ? static_cast<int>(blockDim.x) : 1 << team_log2;
+  const int rank = Block ? static_cast<int>(threadIdx.x) : static_cast<int>(threadIdx.x) & (team - 1);
+  const std::int64_t teams_per_block = Block ? 1 : static_cast<std::int64_t>(blockDim.x >> team_log2);
+  // The same bounds in every thread of the block (the team's lanes meet by shuffles).
+  for (std::int64_t o0 = blockIdx.x * teams_per_block; o0 < l.outputs; o0 += gridDim.x * teams_per_block) {
+    const std::int64_t o = o0 + (Block ? 0 : static_cast<std::int64_t>(threadIdx.x >> team_log2));
+    const bool has = o < l.outputs;
+    const B* slice = static_cast<const B*>(l.data) + (has ? l.slice_offset(o) : 0);
     candidate<K> c = seed<K>(l.reduce, l.ties_last);
-    for (std::int64_t i = rank; i < n; i += 4 * team) {
-      candidate<K> got[4];
+    if (has) {
+      for (std::int64_t i = rank; i < n; i += 4 * team) {
+        candidate<K> got[4];
 #pragma unroll
-      for (int u = 0; u < 4; ++u) {
-        const std::int64_t k = i + u * team, s = k / per;
-        got[u] = k < n ? load_partial(parts, s * per_split + v.column(o, k - s * per)) : seed<K>(l.reduce, l.ties_last);
+        for (int u = 0; u < 4; ++u) {
+          const std::int64_t k = i + u * team, s = k / per;
+          got[u] = k < n ? load_partial(parts, s * per_split + v.column(o, k - s * per)) : seed<K>(l.reduce, l.ties_last);
+        }
+#pragma unroll
+        for (int u = 0; u < 4; ++u) c = combine(c, got[u], l.ties_last);
       }
-#pragma unroll
-      for (int u = 0; u < 4; ++u) c = combine(c, got[u], l.ties_last);
+      for (std::int64_t t = rest + rank; t < l.reduce; t += team)
+        c = combine(c, candidate<K>{order_key<D>(slice[l.element_offset(t)], l.keys), t}, l.ties_last);
     }
-    for (std::int64_t t = rest + rank; t < l.reduce; t += team)
-      c = combine(c, candidate<K>{order_key<D>(slice[l.element_offset(t)], l.keys), t}, l.ties_last);
     if constexpr (Block) {
       c = device::block_argmax<K>(fold).reduce(c, l.ties_last);
     } else {
       std::int64_t pos = c.pos;
-      device::warp_reduce<32>(c.key, pos, l.ties_last);
+      device::warp_reduce_groups(c.key, pos, team, l.ties_last);
       c.pos = pos;
     }
-    if (rank == 0) store_answer<D>(l, out, o, slice, c);
+    if (has && rank == 0) store_answer<D>(l, out, o, slice, c);
   }
 }
 

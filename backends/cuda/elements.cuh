@@ -49,7 +49,7 @@ __device__ __forceinline__ vec<D> load_vec(const dtype_bits_t<D>* p) {
 
 /// Copies the aligned 16-byte vector at `from` (global memory) to `to` (shared memory)
 /// without holding it in registers: an asynchronous copy (sm_80 and later), complete once
-/// async_copies_wait has seen its group end; older architectures load and store it at once.
+/// async_copies_wait_all returns; older architectures load and store it at once.
 __device__ __forceinline__ void copy_vec_async(void* to, const void* from) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const unsigned shared = static_cast<unsigned>(__cvta_generic_to_shared(to));
@@ -59,19 +59,11 @@ __device__ __forceinline__ void copy_vec_async(void* to, const void* from) {
 #endif
 }
 
-/// Closes a group of this thread's copy_vec_async copies (one a call, even if empty).
-__device__ __forceinline__ void async_copies_commit() {
+/// Waits until every copy_vec_async copy of this thread has landed (a barrier then makes
+/// them the block's).
+__device__ __forceinline__ void async_copies_wait_all() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-
-/// Waits until at most `Pending` of this thread's latest groups of copies are in flight
-/// (a barrier then makes the finished ones the block's).
-template <int Pending>
-__device__ __forceinline__ void async_copies_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
 #endif
 }
 

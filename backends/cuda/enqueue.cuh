@@ -43,7 +43,8 @@ template <dtype D, bool Plain, bool Packed>
 void columns(const launch_config& c, const layout& l, const device_outputs& out, const workspace_ptrs& ws, dim3 grid,
              dim3 block, cudaStream_t s) {
   auto go = [&](auto kernel) {
-    kernel<<<grid, block, 0, s>>>(l, out, ws, c.splits, c.chunk, c.column_lanes_log2, c.row_warps_log2, c.packed_meet);
+    kernel<<<grid, block, 0, s>>>(l, out, ws, c.splits, c.chunk, c.column_lanes_log2, c.row_warps_log2,
+                                  c.answer_blocks > 0);
   };
   switch (c.read) {
     case column_read::aligned: go(columns_kernel<D, Plain, Packed, column_read::aligned>); break;
@@ -94,10 +95,12 @@ void enqueue(const launch_config& c, const layout& l, const device_outputs& out,
     case kernel_kind::windows:  // plain reductions only (choose_launch)
       e::windows<D, true>(c, l, out, grid, block, stream);
       break;
-    case kernel_kind::staged_rows:  // plain reductions only (choose_launch)
-      staged_rows_kernel<D><<<grid, block, staged_tile_bytes(c), stream>>>(l, out, static_cast<int>(c.run_slots),
-                                                                   c.stage_stride);
+    case kernel_kind::staged_rows: {  // plain reductions only (choose_launch)
+      const staged_rows_shape shape{static_cast<std::uint32_t>(l.run_axis().extent * sizeof(dtype_bits_t<D>)),
+                                    static_cast<int>(c.run_slots), c.stage_stride, divisor32::of(c.run_slots)};
+      staged_rows_kernel<D><<<grid, block, staged_tile_bytes(c), stream>>>(l, out, shape);
       break;
+    }
     case kernel_kind::runs_team:
       if (plain)
         runs_team_kernel<D, true><<<grid, block, 0, stream>>>(l, out, c.team_log2, c.run_stream, c.run_slots);
@@ -127,15 +130,16 @@ void enqueue(const launch_config& c, const layout& l, const device_outputs& out,
       }
       break;
     case kernel_kind::columns:
-      if (c.virt.any()) {  // a walk of virtual columns: its columns, then the answers from their partials
-        layout full, walk;
-        virtual_layouts(l, c.virt, full, walk);
+      if (c.answer_blocks > 0) {  // the columns (of a walk of virtual ones), then the answers from their partials
+        layout full = l, walk = l;
+        if (c.virt.any()) virtual_layouts(l, c.virt, full, walk);
         e::columns_any<D>(c, walk, out, ws, grid, block, stream);
         const dim3 answer_grid(static_cast<unsigned>(c.answer_blocks));
         if (c.answers_by_block)
-          virtual_answers_kernel<D, true><<<answer_grid, block, 0, stream>>>(full, out, ws, c.splits);
+          virtual_answers_kernel<D, true><<<answer_grid, block, 0, stream>>>(full, out, ws, c.splits, c.answer_team_log2);
         else
-          virtual_answers_kernel<D, false><<<answer_grid, block, 0, stream>>>(full, out, ws, c.splits);
+          virtual_answers_kernel<D, false><<<answer_grid, block, 0, stream>>>(full, out, ws, c.splits,
+                                                                              c.answer_team_log2);
       } else {
         e::columns_any<D>(c, l, out, ws, grid, block, stream);
       }

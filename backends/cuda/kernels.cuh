@@ -32,13 +32,13 @@ __global__ void __launch_bounds__(tune::threads, tune::compiled_arch::window_min
 }
 
 /// Slices of one short forward run, a thread each, a tile of them staged in shared memory
-/// (plain reductions): the dynamic shared memory holds a row of `stride` slots a thread.
+/// (plain reductions): the dynamic shared memory holds a row of shape.stride slots a thread.
 template <dtype D>
 __global__ void __launch_bounds__(tune::threads, tune::compiled_arch::staged_min_resident)
-    staged_rows_kernel(const layout l, const device_outputs out, const int row_slots, const int stride) {
+    staged_rows_kernel(const layout l, const device_outputs out, const staged_rows_shape shape) {
   extern __shared__ uint4 staged_slots[];
   __shared__ staged_rows_table table;
-  staged_row_items<D>(l, out, row_slots, stride, staged_slots, table);
+  staged_row_items<D>(l, out, shape, staged_slots, table);
 }
 
 /// Slices of runs, a team of lanes each.
@@ -84,27 +84,29 @@ __global__ void __launch_bounds__(tune::threads)
 }
 
 /// Columns of neighbouring outputs, a block per (column tile, split of the rows): Packed
-/// compares four (two) narrow columns at once, Read says how a group's rows are read.
+/// compares four (two) narrow columns at once, Read says how a group's rows are read;
+/// leave_partials: the answers kernel folds the pieces' partials.
 template <dtype D, bool Plain, bool Packed, column_read Read>
 __global__ void __launch_bounds__(tune::threads, tune::compiled_arch::column_min_resident)
     columns_kernel(const layout l, const device_outputs out, const workspace_ptrs ws, const std::int64_t splits,
                    const std::int64_t chunk, const int column_lanes_log2, const int row_warps_log2,
-                   const bool packed_meet) {
+                   const bool leave_partials) {
   __shared__ column_meeting<D> meet;
   if constexpr (Packed)
-    column_items<D, packed_bests<D>, Read>(l, out, ws, splits, chunk, column_lanes_log2, row_warps_log2, packed_meet,
-                                           meet);
+    column_items<D, packed_bests<D>, Read>(l, out, ws, splits, chunk, column_lanes_log2, row_warps_log2,
+                                           leave_partials, meet);
   else
     column_items<D, column_bests<D, Plain>, Read>(l, out, ws, splits, chunk, column_lanes_log2, row_warps_log2,
-                                                  packed_meet, meet);
+                                                  leave_partials, meet);
 }
 
-/// The answers of a walk of virtual columns (column_items.cuh: virtual_answer_items).
+/// The answers from a column launch's partials (column_items.cuh: virtual_answer_items).
 template <dtype D, bool Block>
-__global__ void __launch_bounds__(tune::threads) virtual_answers_kernel(const layout l, const device_outputs out,
-                                                                        const workspace_ptrs ws, const std::int64_t splits) {
+__global__ void __launch_bounds__(tune::threads)
+    virtual_answers_kernel(const layout l, const device_outputs out, const workspace_ptrs ws,
+                           const std::int64_t splits, const int team_log2) {
   __shared__ typename device::block_argmax<dtype_key_t<D>>::storage fold;
-  virtual_answer_items<D, Block>(l, out, ws, splits, fold);
+  virtual_answer_items<D, Block>(l, out, ws, splits, team_log2, fold);
 }
 
 /// No unit stride, a team of lanes per slice.

@@ -8,7 +8,6 @@
 #include "launch.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <limits>
 
@@ -186,6 +185,29 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   return c;
 }
 
+// A column launch whose pieces leave a partial for every (split, column of the walk), the
+// answers kernel then folding each output's `per_output` of them a split. A team of lanes
+// an output, each lane about answer_loads_per_lane of its partials (one batch of loads):
+// a thread where an output has a few (the threads of a warp then read neighbouring
+// outputs' partials), up to a warp; a block where a warp would fold more than
+// virtual_fold_warp_max (a warp's chain of loads would be long), or where the outputs are
+// fewer than the multiprocessors and a warp would need more than one batch (warps that
+// few would leave most of the GPU idle while they wait on their loads).
+template <class T>
+void answers_from_partials(launch_config& c, std::int64_t outputs, std::int64_t per_output, const residency& r,
+                           const device_limits& d) {
+  c.packed_meet = false;
+  c.slots = c.counters = 0;
+  c.partials = static_cast<std::size_t>(outputs * per_output * c.splits);  // the walk's columns, every split
+  const std::int64_t n = c.splits * per_output;
+  c.answer_team_log2 = std::min(5, log2_ceil(ceil_div(n, T::answer_loads_per_lane)));
+  c.answers_by_block =
+      n > T::virtual_fold_warp_max || (outputs < d.multiprocessors && n > 32 * T::answer_loads_per_lane);
+  const std::int64_t teams_per_block = c.answers_by_block ? 1 : tune::threads >> c.answer_team_log2;
+  c.answer_blocks = std::max<std::int64_t>(
+      1, std::min(ceil_div(outputs, teams_per_block), static_cast<std::int64_t>(d.multiprocessors) * r.tiny_rows));
+}
+
 /// The column launch with a given way of reading rows.
 template <class T>
 launch_config columns_with(const layout& l, const residency& r, const device_limits& d, column_read read) {
@@ -232,12 +254,13 @@ launch_config columns_with(const layout& l, const residency& r, const device_lim
   // Splits of the rows when the tiles still cannot fill a wave, or fill their last wave
   // poorly, each thread still walking a few rows.
   std::int64_t most = std::max<std::int64_t>(1, rows / (row_lanes * T::column_min_rows_per_thread));
-  const bool wide_key = elem == 8;  // pieces meet through partials, every one read at the end
-  const std::int64_t tile_cols = cols * (warps >> row_warps_log2) * vec;
-  if (wide_key)  // the last block's partial reads stay a small share of a block's rows
-    most = std::min(most, std::max({std::int64_t(1), T::column_max_partial_reads / tile_cols,
-                                    static_cast<std::int64_t>(std::sqrt(static_cast<double>(rows) /
-                                                                        T::column_rows_per_split_squared))}));
+  // Pieces meet through 64-bit atomic maxima of a packed key and position where both fit
+  // (32-bit keys, rows below 2^32 - 1), else through partials (16 bytes an output and
+  // piece) that the answers kernel folds: as many as stay a small share of the input.
+  const bool atomic_meet = elem < 8 && rows < (std::int64_t(1) << 32) - 1;
+  if (!atomic_meet)
+    most = std::min(most, std::max<std::int64_t>(1, std::min(rows * elem / (16 * T::virtual_partial_share),
+                                                             T::virtual_max_partial_bytes / (16 * l.outputs))));
   std::int64_t splits = std::min(std::max<std::int64_t>(1, target / tiles), most);
   // Tiles that fit one wave, each thread's rows one batch of loads: every load of the
   // launch is in flight at once already, and splits would only add their meeting.
@@ -252,13 +275,12 @@ launch_config columns_with(const layout& l, const residency& r, const device_lim
   c.chunk = ceil_div(rows, splits);
   c.splits = ceil_div(rows, c.chunk);
   c.blocks = tiles * c.splits;
-  if (c.splits > 1) {
-    c.packed_meet = !wide_key && rows < (std::int64_t(1) << 32) - 1;
+  if (c.splits > 1 && atomic_meet) {
+    c.packed_meet = true;
     c.counters = static_cast<std::size_t>(tiles);
-    if (c.packed_meet)
-      c.slots = static_cast<std::size_t>(l.outputs);
-    else
-      c.partials = static_cast<std::size_t>(l.outputs * c.splits);
+    c.slots = static_cast<std::size_t>(l.outputs);
+  } else if (c.splits > 1) {
+    answers_from_partials<T>(c, l.outputs, 1, r, d);
   }
   return c;
 }
@@ -333,17 +355,8 @@ bool virtual_launch(const layout& full, const layout& walk, const residency& r, 
   const std::int64_t part_bytes = walk.outputs * w.splits * static_cast<std::int64_t>(partial_bytes);
   if (part_bytes * T::virtual_partial_share > walk.outputs * walk.reduce * elem || part_bytes > T::virtual_max_partial_bytes)
     return false;
-  w.packed_meet = false;
-  w.slots = w.counters = 0;
-  w.partials = static_cast<std::size_t>(walk.outputs * w.splits);
+  answers_from_partials<T>(w, full.outputs, walk.virt.per_output(), r, d);
   w.virt = walk.virt;
-  // The answers: a warp an output, or a block where a warp would fold more than
-  // virtual_fold_warp_max partials an output (few outputs of many splits: a warp's chain
-  // of loads would be long, and the warps few).
-  w.answers_by_block = w.splits * walk.virt.per_output() > T::virtual_fold_warp_max;
-  const std::int64_t teams_per_block = w.answers_by_block ? 1 : tune::threads / 32;
-  w.answer_blocks = std::max<std::int64_t>(
-      1, std::min(ceil_div(full.outputs, teams_per_block), static_cast<std::int64_t>(d.multiprocessors) * r.tiny_rows));
   c = w;
   return true;
 }
@@ -463,7 +476,8 @@ std::string describe(const launch_config& c) {
            " lanes=" + std::to_string(1 << c.column_lanes_log2) + " row_warps=" + std::to_string(1 << c.row_warps_log2);
       if (c.virt.window > 1) s += " window=" + std::to_string(c.virt.window);
       if (c.virt.fold > 1) s += " fold=" + std::to_string(c.virt.fold);
-      if (c.virt.any() && c.answers_by_block) s += " answers=block";
+      if (c.answer_blocks > 0)
+        s += c.answers_by_block ? " answers=block" : " answers=" + std::to_string(1 << c.answer_team_log2) + "lanes";
       break;
     case kernel_kind::elements_team: s += " lanes=" + std::to_string(1 << c.team_log2); break;
     case kernel_kind::elements_block: break;

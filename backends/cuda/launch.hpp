@@ -74,14 +74,18 @@ struct launch_config {
   std::int64_t chunk = 0;   ///< per piece: slots (long runs) or runs (short ones), rows, or positions
   column_read read = column_read::shifted;  ///< columns: how a group's rows are read
   bool packed = false;      ///< columns: four (two) narrow elements compared at once
-  bool packed_meet = false; ///< columns split: pieces meet through 64-bit atomic maxima
+  bool packed_meet = false; ///< columns split: pieces meet through 64-bit atomic maxima (else partials: answer_blocks)
   /// columns of a walk of virtual columns (layout.hpp: windowed_layouts, folded_layouts):
   /// the column kernel reads the walk, leaving a partial for every (split, virtual column);
   /// a second kernel of answer_blocks blocks folds each output's (and a folded walk's rows
-  /// past its last fold) and stores the answers, a warp an output, or a block
-  /// (answers_by_block) where the partials an output are many.
+  /// past its last fold) and stores the answers, a team of 2^answer_team_log2 lanes an
+  /// output, or a block (answers_by_block) where the partials an output are many. Split
+  /// columns whose pieces
+  /// cannot meet through atomic maxima (64-bit keys) leave partials for that kernel too
+  /// (answer_blocks > 0, virt none).
   virtual_columns virt{};
   std::int64_t answer_blocks = 0;
+  int answer_team_log2 = 5;
   bool answers_by_block = false;
   std::size_t counters = 0; ///< workspace: arrival counters
   std::size_t slots = 0;    ///< workspace: 64-bit packed candidates (zero between launches)

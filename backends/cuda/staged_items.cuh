@@ -30,36 +30,40 @@ __device__ __forceinline__ vec<D> staged_slot(const uint4* p) {
   return vec<D>{{raw.x, raw.y, raw.z, raw.w}};
 }
 
-/// Copies every slot of the tile of rows from output `first` (row r to tile[r * stride ...],
-/// a row having at most row_slots slots) and waits for them. The tensor's first and last
-/// slots, which reach past its bytes, are read element by element.
+/// How a launch's rows are laid out: the bytes of a row, the most slots it touches, and
+/// division by that (a copy's row in the tile).
+struct staged_rows_shape {
+  std::uint32_t row_bytes;
+  int row_slots, stride;  ///< stride: slots from one row of the tile to the next
+  divisor32 by_slots;
+};
+
+/// Copies every slot of the tile of rows from output `first` (row r to tile[r * stride ...])
+/// and waits for them. The tensor's first and last slots, which reach past its bytes, are
+/// read element by element.
 template <dtype D>
-__device__ __forceinline__ void stage_rows(const layout& l, std::int64_t first, int rows, int row_slots, int stride,
+__device__ __forceinline__ void stage_rows(const layout& l, const staged_rows_shape& shape, std::int64_t first, int rows,
                                            uint4* tile, staged_rows_table& table) {
   using B = dtype_bits_t<D>;
   constexpr int elem = sizeof(B);
-  const std::uintptr_t row_bytes = static_cast<std::uintptr_t>(l.run_axis().extent) * elem;
   if (static_cast<int>(threadIdx.x) < rows)
     table.low[threadIdx.x] = reinterpret_cast<std::uintptr_t>(l.data) +
                              static_cast<std::uintptr_t>(l.slice_offset(first + threadIdx.x) * elem);
   __syncthreads();
-  // i / row_slots as a multiply: exact while i * row_slots < 2^32 (256 rows of a few slots).
-  const std::uint64_t magic = (std::uint64_t(1) << 32) / static_cast<unsigned>(row_slots) + 1u;
-  const int copies = rows * row_slots;
+  const int copies = rows * shape.row_slots;
   for (int i = threadIdx.x; i < copies; i += blockDim.x) {
-    const int r = static_cast<int>(static_cast<std::uint64_t>(i) * magic >> 32), k = i - r * row_slots;
+    const int r = static_cast<int>(shape.by_slots.div(static_cast<std::uint32_t>(i))), k = i - r * shape.row_slots;
     const std::uintptr_t low = table.low[r], at = (low & ~std::uintptr_t(15)) + (static_cast<std::uintptr_t>(k) << 4);
-    if (at >= low + row_bytes) continue;  // past the row's last slot
+    if (at >= low + shape.row_bytes) continue;  // past the row's last slot
     const auto* from = reinterpret_cast<const B*>(at);
     if (vec_inside(from, l.span_begin, l.span_end)) {
-      copy_vec_async(tile + r * stride + k, from);
+      copy_vec_async(tile + r * shape.stride + k, from);
     } else {
       const vec<D> x = load_vec_in<D>(from, l.span_begin, l.span_end);
-      tile[r * stride + k] = make_uint4(x.w[0], x.w[1], x.w[2], x.w[3]);
+      tile[r * shape.stride + k] = make_uint4(x.w[0], x.w[1], x.w[2], x.w[3]);
     }
   }
-  async_copies_commit();
-  async_copies_wait<0>();
+  async_copies_wait_all();
   __syncthreads();
 }
 
@@ -105,19 +109,18 @@ __device__ __forceinline__ candidate<dtype_key_t<D>> fold_staged_row(const layou
 
 /// The block's tiles of a row a thread: tile blockIdx.x and every gridDim.x-th after it.
 template <dtype D>
-__device__ __forceinline__ void staged_row_items(const layout& l, const device_outputs& out, int row_slots, int stride,
-                                                 uint4* tile, staged_rows_table& table) {
+__device__ __forceinline__ void staged_row_items(const layout& l, const device_outputs& out,
+                                                 const staged_rows_shape& shape, uint4* tile,
+                                                 staged_rows_table& table) {
   using B = dtype_bits_t<D>;
-  constexpr int elem = sizeof(B);
-  const std::uintptr_t row_bytes = static_cast<std::uintptr_t>(l.run_axis().extent) * elem;
   for (std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * blockDim.x; first < l.outputs;
        first += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     const int rows = l.outputs - first < blockDim.x ? static_cast<int>(l.outputs - first) : static_cast<int>(blockDim.x);
-    stage_rows<D>(l, first, rows, row_slots, stride, tile, table);
+    stage_rows<D>(l, shape, first, rows, tile, table);
     if (static_cast<int>(threadIdx.x) < rows) {
       const std::uintptr_t low = table.low[threadIdx.x];
-      const uint4* row = tile + threadIdx.x * stride;
-      const candidate<dtype_key_t<D>> c = fold_staged_row<D>(l, row, low, row_bytes);
+      const uint4* row = tile + threadIdx.x * shape.stride;
+      const candidate<dtype_key_t<D>> c = fold_staged_row<D>(l, row, low, shape.row_bytes);
       B value = 0;
       if (out.values) value = reinterpret_cast<const B*>(reinterpret_cast<const char*>(row) + (low & 15u))[c.pos];
       store_found<D>(l, out, first + threadIdx.x, answer_index<D>(l, c), value);

@@ -224,13 +224,11 @@ struct sm90 {
   /// walk of 303 rows lost its shuffled reads, 1.26x).
   static constexpr std::int64_t column_min_wave_fill_pct = 90;
   static constexpr std::int64_t column_wave_fill_min_rows = 512;
-  /// Splits of a column tile whose pieces meet through partials (64-bit keys): the last
-  /// block reads up to column_max_partial_reads of them (16 per thread), or more when the
-  /// rows are many: up to sqrt(rows / column_rows_per_split_squared) splits. NOTES v6.2:
-  /// the bound alone left int64 dim 0 of 283854 x 227 at 16 blocks (3.4% of the ceiling);
-  /// with the square root 30.4%, sweep median 40.9 -> 41.8%.
-  static constexpr std::int64_t column_max_partial_reads = 16 * threads;
-  static constexpr std::int64_t column_rows_per_split_squared = 8;
+  /// Splits of a column tile whose pieces meet through partials (64-bit keys, or rows past
+  /// 2^32) leave them to the answers kernel of the virtual walks, a warp or a block an
+  /// output across the whole GPU, within the virtual walks' bounds on partial bytes below.
+  /// NOTES v6.14: before, the tile's last block read them all, which held the splits to
+  /// 16 a thread (and a square-root rule): 64-bit columns of few tiles ran 32-64 blocks.
   /// Walks of virtual columns (launch.cpp: virtual_launch): inputs of at least
   /// virtual_min_bytes, partials at most 1 / virtual_partial_share of the input's bytes and
   /// virtual_max_partial_bytes. Windowed walks: windows of at most window_column_max_bytes.
@@ -247,6 +245,16 @@ struct sm90 {
   static constexpr std::int64_t fold_row_bytes = 512;
   static constexpr std::int64_t fold_row_min_bytes = 128;  ///< then 4x fewer, down to this
   static constexpr std::int64_t fold_min_rows = 16;
+  /// Partials a lane of the answers kernel folds for one output (its batch of loads): an
+  /// output's team has as many lanes as that takes, up to a warp. NOTES v6.14: a warp an
+  /// output whatever their number made split 64-bit columns of 2-5 partials an output
+  /// 2.9-5.9x slower (float64 dim 1 of 31 x 17 x 2 x 33 x 29: 17.2 -> 100.3 us), its lanes
+  /// idle and its loads 16 x outputs bytes apart. Fewer outputs than multiprocessors, of
+  /// more than a warp's batch each, take a block each: int64 dims {0, 2} of
+  /// 2 x 2 x 38445 x 8 (16 outputs of 264 partials) 0.74x the time of the last-block
+  /// meeting, where a warp each took 1.26x; int64 rows of a transposed 31 x 6679 (31 of
+  /// 103) 1.00x a warp each, 1.20x a block each.
+  static constexpr std::int64_t answer_loads_per_lane = 4;
   /// Most partials a warp folds for one output of a virtual walk (16 loads a lane); more
   /// take a block an output. uint32 dims {0, 2, 4} of 15 x 2 x 2633 x 10 x 37 (20 outputs
   /// of 132 splits x 37): a warp each made the walk 1.39x slower than the runs kernel's,

@@ -70,6 +70,8 @@ launch_config unsplit(const layout& l, const launch_config& c, const residency&,
   u.splits = 1;
   u.counters = u.slots = u.partials = 0;
   u.packed_meet = false;
+  u.answer_blocks = 0;  // one piece a tile stores its answers itself
+  u.answers_by_block = false;
   switch (c.kernel) {
     case kernel_kind::columns: {
       const std::int64_t row_lanes = std::int64_t(32 >> c.column_lanes_log2) << c.row_warps_log2;

@@ -54,11 +54,15 @@ TEST_CASE("classes: all 16 option combinations on every path (float32, bfloat16)
 
 TEST_CASE("classes: ties and NaN exactly at the split points the launch chose") {
   // Two equal maxima on either side of each boundary between two blocks' shares.
+  std::set<std::string> answer_teams;  // float64 columns: the answers kernel's teams
   for (dtype t : {dtype::f32, dtype::f16, dtype::u8, dtype::f64}) {
-    // The last: tiles of many column groups, one row warp, splits meeting through atomic
-    // maxima offered through shared memory (float32).
+    // Columns: tiles of many column groups, one row warp, splits meeting through atomic
+    // maxima offered through shared memory (float32), or (float64) partials folded by the
+    // answers kernel, a block an output or a team of 32, 16, 8, 2 or 1 lanes (the last
+    // four shapes).
     for (argx::shape e : {argx::shape{(3 << 20) + 5}, argx::shape{3, 1 << 20}, argx::shape{1, 20000, 64},
-                          argx::shape{1, 20000, 129}, argx::shape{1, 3000, 1100}}) {
+                          argx::shape{1, 20000, 129}, argx::shape{1, 3000, 1100}, argx::shape{1, 400, 3000},
+                          argx::shape{1, 200, 3000}, argx::shape{1, 40, 2000}, argx::shape{1, 40, 30000}}) {
       if (quick() && e.size() != 3) continue;
       const bool strided = e.size() == 3;
       const argx::spec s = spec_variant(0, strided ? argx::dim_list{1} : e.size() == 2 ? argx::dim_list{1} : argx::dim_list{});
@@ -68,6 +72,8 @@ TEST_CASE("classes: ties and NaN exactly at the split points the launch chose") 
       const auto cfg = argx::detail::gpu::launch_for(p);
       INFO(argx::name(t), " ", to_string(e), " launch ", argx::detail::gpu::describe(cfg));
       REQUIRE(cfg.splits > 1);
+      if (cfg.answer_blocks > 0)
+        answer_teams.insert(cfg.answers_by_block ? "block" : std::to_string(1 << cfg.answer_team_log2));
       const std::int64_t inner = strided ? e[2] : 1;
       const std::int64_t row = e.size() == 2 ? e[1] : 0;  // put the peaks in the last row
       // Pieces are whole 16-byte slots of a one-run slice, or rows of columns.
@@ -96,6 +102,7 @@ TEST_CASE("classes: ties and NaN exactly at the split points the launch chose") 
       }
     }
   }
+  if (!quick()) CHECK(answer_teams == std::set<std::string>{"block", "32", "16", "8", "2", "1"});
 }
 
 TEST_CASE("classes: slices made only of the value every running best starts from") {

@@ -64,7 +64,7 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
   small.max_bytes = (1 << 20) - 1;
   small.max_span_bytes = 2 << 20;
   for (const auto& c : argx::sweep::make_sweep(14, 60, small)) cases.push_back(c);
-  int checked = 0, split = 0, shuffled = 0, windowed = 0, folded = 0, staged = 0;
+  int checked = 0, split = 0, shuffled = 0, windowed = 0, folded = 0, staged = 0, answered = 0;
   for (const auto& sc : cases) {
     // As in device memory: allocations are 256-byte aligned, views start where they start.
     const argx::tensor_view x = sc.view_of(reinterpret_cast<const void*>(std::uintptr_t(1) << 20), argx::memory_space::device);
@@ -101,24 +101,31 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
       CHECK(c.stage_stride % 2 == 1);  // a phase's 8 rows in 8 different banks
       ++staged;
     }
-    if (c.virt.any()) {  // a walk of virtual columns: the walk's columns, its partials a small share of the input
-      ++(c.virt.window > 1 ? windowed : folded);
+    if (c.virt.any()) ++(c.virt.window > 1 ? windowed : folded);
+    // Split columns meet through atomic maxima where a key and a position pack into 64
+    // bits, else (and walks of virtual columns, whatever their splits) through partials
+    // that the answers kernel folds, a small share of the input.
+    if (c.kernel == kernel_kind::columns && c.splits > 1)
+      CHECK(c.packed_meet == (argx::size_of(l.type) < 8 && !c.virt.any()));
+    if (c.answer_blocks > 0) {
       CHECK(c.kernel == kernel_kind::columns);
+      CHECK((c.virt.any() || (c.splits > 1 && argx::size_of(l.type) == 8)));
       CHECK(!c.packed_meet);
       CHECK(c.counters == 0);
       CHECK(c.partials * 16 * hopper_tuning::virtual_partial_share <= static_cast<std::size_t>(sc.bytes()));
+      // A team of lanes an output, each lane one batch of its partials, up to a warp.
+      const std::int64_t n = c.splits * c.virt.per_output(), lanes = std::int64_t(1) << c.answer_team_log2;
+      if (!c.answers_by_block) {
+        CHECK((lanes * hopper_tuning::answer_loads_per_lane >= n || lanes == 32));
+        CHECK((lanes == 1 || lanes / 2 * hopper_tuning::answer_loads_per_lane < n));
+      }
+      ++answered;
     }
     if (sc.bytes() < 16 * mib) continue;
     ++checked;
     split += c.splits > 1;
     const int loads = loads_per_thread(c, l.type);
     if (loads == 0) continue;
-    // Columns of 64-bit keys meet through partials, which the last block reads one by one:
-    // their splits stop at hopper_tuning::column_max_partial_reads (a known shortfall, NOTES.md).
-    const std::int64_t tile_cols = ((std::int64_t(c.threads) >> 5) >> c.row_warps_log2 << c.column_lanes_log2) * (16 / argx::size_of(l.type));
-    if (c.kernel == kernel_kind::columns && !c.packed_meet && c.splits > 1 &&
-        c.splits * tile_cols * 2 > hopper_tuning::column_max_partial_reads)
-      continue;
     // One full wave of resident blocks, or as many as there is work for, with enough
     // bytes in flight to keep every multiprocessor's memory pipe busy.
     const std::int64_t wave = static_cast<std::int64_t>(hopper.multiprocessors) * resident_blocks(c, r);
@@ -141,10 +148,12 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
       CHECK(wave_fill_pct(c.blocks, wave) >= hopper_tuning::column_min_wave_fill_pct);
   }
   MESSAGE(checked, " plans of at least 16 MiB, ", split, " of them split; ", shuffled, " column launches read shuffled; ",
-          windowed, " windowed, ", folded, " folded, ", staged, " staged rows");
+          windowed, " windowed, ", folded, " folded, ", staged, " staged rows; ", answered,
+          " column launches leave partials to the answers kernel");
   CHECK(windowed > 0);
   CHECK(staged > 0);
   CHECK(folded > 0);
+  CHECK(answered > windowed + folded);  // 64-bit split columns too
   CHECK(shuffled > 0);
   CHECK(checked > 150);
 }
@@ -199,4 +208,48 @@ TEST_CASE("launch: short rows are staged in shared memory where the window kerne
     INFO("rows of ", rc.len, " float32, ", rc.skip, " element(s) past 16 bytes: ", describe(c));
     CHECK((c.kernel == kernel_kind::staged_rows) == rc.staged);
   }
+}
+
+TEST_CASE("launch: split 64-bit columns leave partials to the answers kernel and fill a wave") {
+  // dim 0 of 511 x 2049: five column tiles. 32-bit keys meet through packed atomic maxima;
+  // 64-bit keys cannot pack with a position, so their pieces leave partials that a second
+  // kernel folds, and split as far as the 32-bit ones (the tile's last block reading them
+  // all held int64 to 8 splits, 40 blocks).
+  const device_limits hopper{132, 2048, 90};
+  const residency r;
+  const argx::shape ext{511, 2049};
+  for (argx::dtype t : {argx::dtype::f32, argx::dtype::i64, argx::dtype::f64}) {
+    const argx::tensor_view x = argx::make_view(reinterpret_cast<const void*>(std::uintptr_t(1) << 20), t, ext,
+                                                argx::contiguous_strides(ext), argx::memory_space::device);
+    argx::spec s;
+    s.dims = {0};
+    const layout l = make_layout(argx::detail::make_plan(x, argx::op::argmax, s));
+    const launch_config c = choose_launch(l, r, hopper);
+    INFO(argx::name(t), ": ", describe(c));
+    REQUIRE(c.kernel == kernel_kind::columns);
+    const bool wide = argx::size_of(t) == 8;
+    CHECK(c.packed_meet == !wide);
+    CHECK((c.answer_blocks > 0) == wide);
+    CHECK(c.blocks * 10 >= 9 * static_cast<std::int64_t>(hopper.multiprocessors) * r.columns);
+    if (wide) {
+      CHECK(c.partials == static_cast<std::size_t>(l.outputs * c.splits));
+      CHECK(c.counters == 0);
+      CHECK(c.slots == 0);
+      CHECK(c.answer_team_log2 == 4);  // 2049 outputs of 52 partials: 16 lanes of 4 loads each
+      CHECK(!c.answers_by_block);
+    }
+  }
+  // float64 dim 1 of 31 x 17 x 2 x 33 x 29: 59334 outputs of two partials, a thread each
+  // (a warp each idled 30 of its lanes and read partials 16 x outputs bytes apart).
+  const argx::shape few{31, 17, 2, 33, 29};
+  const argx::tensor_view x = argx::make_view(reinterpret_cast<const void*>(std::uintptr_t(1) << 20), argx::dtype::f64,
+                                              few, argx::contiguous_strides(few), argx::memory_space::device);
+  argx::spec s;
+  s.dims = {1};
+  const launch_config c = choose_launch(make_layout(argx::detail::make_plan(x, argx::op::argmin, s)), r, hopper);
+  INFO(describe(c));
+  REQUIRE(c.answer_blocks > 0);
+  CHECK(c.splits <= hopper_tuning::answer_loads_per_lane);
+  CHECK(c.answer_team_log2 == 0);
+  CHECK(!c.answers_by_block);
 }
