@@ -48,6 +48,7 @@ enum class path : unsigned {
   gathers,           ///< no contiguous dim: elements gathered into a buffer
   gathered_rows,     ///< no contiguous dim, short slices: gathered as rows of a buffer
   lanes_buffered,    ///< whole lanes whose outputs are not one apart: runs of items buffered, copied out
+  gathered_lanes,    ///< no contiguous dim, short slices interleaved along a unit-stride kept dim: lanes of a buffer
   count
 };
 

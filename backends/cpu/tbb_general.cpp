@@ -184,6 +184,21 @@ void gather(const plan& p, const B* src, std::int64_t first, std::int64_t n, B* 
   });
 }
 
+/// The first `dims` kept dims as an odometer of slice starts.
+row_walk kept_walk(const plan& p, int dims) {
+  row_walk w;
+  for (int d = 0; d < dims; ++d) {
+    w.extents[w.rank] = p.kept_extents[d];
+    w.strides[w.rank++] = p.kept_strides[d];
+  }
+  return w;
+}
+
+/// The offset of each of the n positions of a slice, from the slice's start.
+void position_offsets(const plan& p, std::int64_t n, std::int64_t* offset) {
+  for (std::int64_t i = 0; i < n; ++i) offset[i] = reduced_offset(p, i);
+}
+
 /// Outputs [o0, o1) of short slices: each slice gathered into a row of the buffer, and a
 /// buffer of rows given to the rows kernel, which stores the winners.
 template <class B>
@@ -191,14 +206,10 @@ void gathered_rows(const job& j, std::int64_t o0, std::int64_t o1) {
   const plan& p = j.p;
   constexpr std::int64_t chunk = gather_bytes / std::int64_t(sizeof(B));
   const std::int64_t n = p.reduce_size, per = chunk / n;
-  row_walk kept;  // the kept dims as an odometer of slice starts
-  for (int d = 0; d < p.kept_extents.size(); ++d) {
-    kept.extents[kept.rank] = p.kept_extents[d];
-    kept.strides[kept.rank++] = p.kept_strides[d];
-  }
+  const row_walk kept = kept_walk(p, p.kept_extents.size());
   B buf[chunk];
-  std::int64_t offset[chunk / 16];  // of each position of a slice, from the slice's start
-  for (std::int64_t i = 0; i < n; ++i) offset[i] = reduced_offset(p, i);
+  std::int64_t offset[chunk / 16];
+  position_offsets(p, n, offset);
   row_cursor cur(kept, o0);
   for (std::int64_t c0 = o0; c0 < o1; c0 += per) {
     const std::int64_t c1 = std::min(o1, c0 + per);
@@ -211,12 +222,76 @@ void gathered_rows(const job& j, std::int64_t o0, std::int64_t o1) {
   }
 }
 
+/// Copies `w` neighbouring elements (fixed byte counts as one or two moves).
+template <class B>
+void copy_group(B* to, const B* from, std::int64_t w) {
+  switch (w * std::int64_t(sizeof(B))) {
+    case 2: std::memcpy(to, from, 2); return;
+    case 4: std::memcpy(to, from, 4); return;
+    case 6: std::memcpy(to, from, 6); return;
+    case 8: std::memcpy(to, from, 8); return;
+    case 12: std::memcpy(to, from, 12); return;
+    case 16: std::memcpy(to, from, 16); return;
+    default:
+      for (std::int64_t k = 0; k < w; ++k) to[k] = from[k];
+  }
+}
+
+/// Groups [g0, g1) of short slices whose last kept dim has unit stride: group g is the `w`
+/// outputs g * w ... that differ only along it, whose slices interleave element by element
+/// (position i of the group's k-th output lies k elements after its first's). A group's
+/// positions are copied w neighbouring elements at a time into the columns of a buffer of
+/// one row a position, and a buffer of groups goes to the lanes kernel, a lane an output
+/// (gathered_rows would copy them one element at a time, then reduce rows of a few
+/// elements each).
+template <class B>
+void gathered_lanes(const job& j, std::int64_t w, std::int64_t g0, std::int64_t g1) {
+  const plan& p = j.p;
+  constexpr std::int64_t chunk = gather_bytes / std::int64_t(sizeof(B));
+  const std::int64_t n = p.reduce_size;
+  const std::int64_t per = std::min(chunk / (n * w), cpu::simd::lanes_max(sizeof(B)) / w);  // groups a call
+  const row_walk groups = kept_walk(p, p.kept_extents.size() - 1);  // of group starts
+  B buf[chunk];
+  std::int64_t offset[chunk / 16];
+  position_offsets(p, n, offset);
+  row_cursor cur(groups, g0);
+  for (std::int64_t c0 = g0; c0 < g1; c0 += per) {
+    const std::int64_t c1 = std::min(g1, c0 + per), lanes = (c1 - c0) * w;
+    for (std::int64_t g = c0; g < c1; ++g, cur.next()) {
+      const B* src = reinterpret_cast<const B*>(j.at(cur.off));
+      B* col = buf + (g - c0) * w;
+      for (std::int64_t i = 0; i < n; ++i) copy_group(col + i * lanes, src + offset[i], w);
+    }
+    row_walk rows;  // position i is row i of the buffer
+    rows.rank = 1;
+    rows.extents[0] = n;
+    rows.strides[0] = lanes;
+    rows.pos_strides[0] = 1;
+    const cpu::simd::sink s = j.sink_from(c0 * w);
+    j.k.lanes(buf, lanes, rows, 0, n, j.o, cpu::simd::lane_sink{&s, 1});
+  }
+}
+
 template <class B>
 void run_gathers(const job& j) {
   const plan& p = j.p;
   constexpr std::int64_t chunk = gather_bytes / std::int64_t(sizeof(B));
   const std::int64_t chunks = (p.reduce_size + chunk - 1) / chunk;
   mark(p.type, path::gathers);
+  const int kept = p.kept_extents.size();
+  const std::int64_t w = kept > 0 && p.kept_strides[kept - 1] == 1 ? p.kept_extents[kept - 1] : 0;
+  if (p.reduce_size * 16 <= chunk && w >= 2 && p.reduce_size * w <= chunk && w <= cpu::simd::lanes_max(j.esize) &&
+      p.outputs / w >= 16) {
+    // short slices, interleaved in groups along a unit-stride kept dim: lanes of a buffer
+    mark(p.type, path::gathered_lanes);
+    const std::int64_t groups = p.outputs / w, group_bytes = p.reduce_size * w * j.esize;
+    if (!j.parallel(p.outputs * p.reduce_size * j.esize)) return gathered_lanes<B>(j, w, 0, groups);
+    const std::int64_t grain = std::max<std::int64_t>(1, grain_bytes / group_bytes);
+    return ::tbb::parallel_for(::tbb::blocked_range<std::int64_t>(0, groups, grain),
+                               [&](const ::tbb::blocked_range<std::int64_t>& r) {
+                                 gathered_lanes<B>(j, w, r.begin(), r.end());
+                               });
+  }
   if (p.reduce_size * 16 <= chunk && p.outputs >= 16) {  // short slices, many: rows of a buffer
     mark(p.type, path::gathered_rows);
     const std::int64_t slice_bytes = p.reduce_size * j.esize;

@@ -378,6 +378,8 @@ std::vector<recipe> recipes(argx::dtype t) {
       {"runs_backwards", {100001}, view::flipped, {}, data::any},
       {"gathers", {100001}, view::every_second, {}, data::any},
       {"gathered_rows", {30001, 6}, view::every_second_inner, {1}, data::any},
+      {"gathered_lanes", {3001, 2, 4, 7, 3}, view::contiguous, {1, 3}, data::any},
+      {"gathered_lanes (pairs)", {3, 4001, 2, 2}, view::contiguous, {0, 2}, data::nan},
   };
 }
 
