@@ -23,6 +23,16 @@ namespace {
 using cpu::simd::row_cursor;
 using cpu::simd::row_walk;
 
+/// f(first, last) over units [0, count) of `unit_bytes` each: on the calling thread where
+/// the work is small, else over the cores in ranges of about grain_bytes.
+template <class F>
+void over_ranges(const job& j, std::int64_t count, std::int64_t unit_bytes, const F& f) {
+  if (!j.parallel(count * unit_bytes)) return f(0, count);
+  const std::int64_t grain = std::max<std::int64_t>(1, grain_bytes / unit_bytes);
+  ::tbb::parallel_for(::tbb::blocked_range<std::int64_t>(0, count, grain),
+                      [&](const ::tbb::blocked_range<std::int64_t>& r) { f(r.begin(), r.end()); });
+}
+
 /// A slice's positions [first, last) as a function of the piece of work, reduced into a
 /// candidate; `run_outputs` spreads outputs, or the pieces of a few large slices, over the cores.
 template <class Range>
@@ -280,25 +290,18 @@ void run_gathers(const job& j) {
   mark(p.type, path::gathers);
   const int kept = p.kept_extents.size();
   const std::int64_t w = kept > 0 && p.kept_strides[kept - 1] == 1 ? p.kept_extents[kept - 1] : 0;
-  if (p.reduce_size * 16 <= chunk && w >= 2 && p.reduce_size * w <= chunk && w <= cpu::simd::lanes_max(j.esize) &&
-      p.outputs / w >= 16) {
-    // short slices, interleaved in groups along a unit-stride kept dim: lanes of a buffer
-    mark(p.type, path::gathered_lanes);
-    const std::int64_t groups = p.outputs / w, group_bytes = p.reduce_size * w * j.esize;
-    if (!j.parallel(p.outputs * p.reduce_size * j.esize)) return gathered_lanes<B>(j, w, 0, groups);
-    const std::int64_t grain = std::max<std::int64_t>(1, grain_bytes / group_bytes);
-    return ::tbb::parallel_for(::tbb::blocked_range<std::int64_t>(0, groups, grain),
-                               [&](const ::tbb::blocked_range<std::int64_t>& r) {
-                                 gathered_lanes<B>(j, w, r.begin(), r.end());
-                               });
-  }
-  if (p.reduce_size * 16 <= chunk && p.outputs >= 16) {  // short slices, many: rows of a buffer
-    mark(p.type, path::gathered_rows);
-    const std::int64_t slice_bytes = p.reduce_size * j.esize;
-    if (!j.parallel(p.outputs * slice_bytes)) return gathered_rows<B>(j, 0, p.outputs);
-    const std::int64_t grain = std::max<std::int64_t>(1, grain_bytes / slice_bytes);
-    return ::tbb::parallel_for(::tbb::blocked_range<std::int64_t>(0, p.outputs, grain),
-                               [&](const ::tbb::blocked_range<std::int64_t>& r) { gathered_rows<B>(j, r.begin(), r.end()); });
+  if (p.reduce_size * 16 <= chunk) {  // short slices
+    if (w >= 2 && p.reduce_size * w <= chunk && w <= cpu::simd::lanes_max(j.esize) && p.outputs / w >= 16) {
+      // interleaved in groups along a unit-stride kept dim: lanes of a buffer
+      mark(p.type, path::gathered_lanes);
+      return over_ranges(j, p.outputs / w, p.reduce_size * w * j.esize,
+                         [&](std::int64_t g0, std::int64_t g1) { gathered_lanes<B>(j, w, g0, g1); });
+    }
+    if (p.outputs >= 16) {  // many: rows of a buffer
+      mark(p.type, path::gathered_rows);
+      return over_ranges(j, p.outputs, p.reduce_size * j.esize,
+                         [&](std::int64_t o0, std::int64_t o1) { gathered_rows<B>(j, o0, o1); });
+    }
   }
   run_outputs(j, chunks, [&](std::int64_t start, std::int64_t c0, std::int64_t c1) {
     B buf[chunk];
@@ -335,14 +338,8 @@ bool run_rows_merge(const job& j) {
     w.pos_strides[w.rank++] = pos_strides[d];
   }
   mark(p.type, path::rows_merge);
-  const std::int64_t slice_bytes = p.reduce_size * j.esize;
-  if (!j.parallel(p.outputs * slice_bytes)) {
-    rows_merge_range(j, u, w, 0, p.outputs);
-    return true;
-  }
-  const std::int64_t grain = std::max<std::int64_t>(1, grain_bytes / slice_bytes);
-  ::tbb::parallel_for(::tbb::blocked_range<std::int64_t>(0, p.outputs, grain),
-                      [&](const ::tbb::blocked_range<std::int64_t>& r) { rows_merge_range(j, u, w, r.begin(), r.end()); });
+  over_ranges(j, p.outputs, p.reduce_size * j.esize,
+              [&](std::int64_t o0, std::int64_t o1) { rows_merge_range(j, u, w, o0, o1); });
   return true;
 }
 

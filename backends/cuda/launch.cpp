@@ -185,6 +185,14 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   return c;
 }
 
+// Most splits of `outputs` whose partials (one an output and split) stay within
+// 1 / virtual_partial_share of the input's bytes and virtual_max_partial_bytes (0: not one).
+template <class T>
+std::int64_t partial_splits_max(std::int64_t outputs, std::int64_t input_bytes) {
+  const std::int64_t split_bytes = outputs * static_cast<std::int64_t>(partial_bytes);
+  return std::min(input_bytes / (T::virtual_partial_share * split_bytes), T::virtual_max_partial_bytes / split_bytes);
+}
+
 // A column launch whose pieces leave a partial for every (split, column of the walk), the
 // answers kernel then folding each output's `per_output` of them a split. A team of lanes
 // an output, each lane about answer_loads_per_lane of its partials (one batch of loads):
@@ -259,8 +267,7 @@ launch_config columns_with(const layout& l, const residency& r, const device_lim
   // piece) that the answers kernel folds: as many as stay a small share of the input.
   const bool atomic_meet = elem < 8 && rows < (std::int64_t(1) << 32) - 1;
   if (!atomic_meet)
-    most = std::min(most, std::max<std::int64_t>(1, std::min(rows * elem / (16 * T::virtual_partial_share),
-                                                             T::virtual_max_partial_bytes / (16 * l.outputs))));
+    most = std::min(most, std::max<std::int64_t>(1, partial_splits_max<T>(l.outputs, l.outputs * rows * elem)));
   std::int64_t splits = std::min(std::max<std::int64_t>(1, target / tiles), most);
   // Tiles that fit one wave, each thread's rows one batch of loads: every load of the
   // launch is in flight at once already, and splits would only add their meeting.
@@ -352,9 +359,7 @@ bool virtual_launch(const layout& full, const layout& walk, const residency& r, 
                     launch_config& c) {
   const std::int64_t elem = static_cast<std::int64_t>(size_of(full.type));
   launch_config w = column_launch<T>(walk, r, d);
-  const std::int64_t part_bytes = walk.outputs * w.splits * static_cast<std::int64_t>(partial_bytes);
-  if (part_bytes * T::virtual_partial_share > walk.outputs * walk.reduce * elem || part_bytes > T::virtual_max_partial_bytes)
-    return false;
+  if (w.splits > partial_splits_max<T>(walk.outputs, walk.outputs * walk.reduce * elem)) return false;
   answers_from_partials<T>(w, full.outputs, walk.virt.per_output(), r, d);
   w.virt = walk.virt;
   c = w;

@@ -80,9 +80,8 @@ struct launch_config {
   /// a second kernel of answer_blocks blocks folds each output's (and a folded walk's rows
   /// past its last fold) and stores the answers, a team of 2^answer_team_log2 lanes an
   /// output, or a block (answers_by_block) where the partials an output are many. Split
-  /// columns whose pieces
-  /// cannot meet through atomic maxima (64-bit keys) leave partials for that kernel too
-  /// (answer_blocks > 0, virt none).
+  /// columns whose pieces cannot meet through atomic maxima (64-bit keys) leave partials
+  /// for that kernel too (answer_blocks > 0, virt none).
   virtual_columns virt{};
   std::int64_t answer_blocks = 0;
   int answer_team_log2 = 5;
