@@ -158,14 +158,24 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
     column_group<D> grp;
     if (active) grp = column_group<D>::of(l, g, per_outer);
     Acc acc;
-    acc.start(l.keys, ties_last);
+    acc.start(l.keys);
     const std::int64_t first = r0 + y;
-    constexpr int unroll = tune::compiled_arch::column_unroll;
-    if constexpr (shuffled) {
-      if (walks) scan_columns_shuffled<D, unroll>(l, reads, first, r1, row_lanes, l.keys, acc);
-    } else if (active) {
-      scan_columns<D, unroll, Read == column_read::aligned>(l, grp, first, r1, row_lanes, l.keys, acc);
-    }
+    // The tie rule: a constant of the walk (std::bool_constant) where the accumulator
+    // compiles it in, else a run-time bool.
+    auto walk = [&](auto ties) {
+      constexpr int unroll = tune::compiled_arch::column_unroll;
+      if constexpr (shuffled) {
+        if (walks) scan_columns_shuffled<D, unroll>(l, reads, first, r1, row_lanes, l.keys, acc, ties);
+      } else if (active) {
+        scan_columns<D, unroll, Read == column_read::aligned>(l, grp, first, r1, row_lanes, l.keys, acc, ties);
+      }
+    };
+    if constexpr (!Acc::ties_compiled)
+      walk(ties_last);
+    else if (ties_last)
+      walk(std::true_type{});
+    else
+      walk(std::false_type{});
     const bool has_rows = active && first < r1;
     // This lane's candidate of each column: (key, row relative to r0); the split's seed
     // (key 0 at its first row, or its last with ties = last) when it walked no row.

@@ -59,19 +59,19 @@ __device__ __forceinline__ std::int64_t row_offset(const layout& l, std::int64_t
 template <dtype D, bool Plain, bool Values = Plain && (D == dtype::f32 || D == dtype::f64)>
 struct column_bests {
   static constexpr int V = vec_elems<D>;
+  static constexpr bool ties_compiled = false;  ///< compiled in: within noise (NOTES v6.15)
   dtype_key_t<D> key[V];
   unsigned at[V];
-  bool ties_last;
-  __device__ __forceinline__ void start(key_params, bool tl) {
-    ties_last = tl;
+  __device__ __forceinline__ void start(key_params) {
 #pragma unroll
     for (int j = 0; j < V; ++j) key[j] = 0, at[j] = 0;
   }
-  __device__ __forceinline__ void take(const vec<D>& x, unsigned k, key_params kp) {
+  template <class Ties>
+  __device__ __forceinline__ void take(const vec<D>& x, unsigned k, key_params kp, Ties ties_last) {
 #pragma unroll
     for (int j = 0; j < V; ++j) {
       const dtype_key_t<D> kk = order_key<D>(x.at(j), loop_keys<Plain>(kp));
-      const bool b = later_beats(kk, key[j], ties_last);
+      const bool b = later_beats(kk, key[j], static_cast<bool>(ties_last));
       key[j] = b ? kk : key[j];
       at[j] = b ? k : at[j];
     }
@@ -85,17 +85,17 @@ template <dtype D, bool Plain>
 struct column_bests<D, Plain, true> {
   static constexpr int V = vec_elems<D>;
   using B = dtype_bits_t<D>;
+  static constexpr bool ties_compiled = false;  ///< compiled in: within noise (NOTES v6.15)
   B bits[V];
   unsigned at[V];
   B flip;
-  bool ties_last;
-  __device__ __forceinline__ void start(key_params kp, bool tl) {
-    ties_last = tl;
+  __device__ __forceinline__ void start(key_params kp) {
     flip = value_ops<D>::flip(kp.argmin);
 #pragma unroll
     for (int j = 0; j < V; ++j) bits[j] = static_cast<B>(lowest_bits<D>() ^ flip), at[j] = 0;
   }
-  __device__ __forceinline__ void take(const vec<D>& x, unsigned k, key_params) {
+  template <class Ties>
+  __device__ __forceinline__ void take(const vec<D>& x, unsigned k, key_params, Ties ties_last) {
 #pragma unroll
     for (int j = 0; j < V; ++j) {
       const B e = x.at(j);
@@ -120,11 +120,12 @@ struct packed_bests {
   static constexpr int size = sizeof(dtype_bits_t<D>);
   static constexpr bool half_float = D == dtype::f16 || D == dtype::bf16;
   static constexpr std::uint32_t ones = size == 1 ? 0x01010101u : 0x00010001u;
+  /// The walk is compiled once per tie rule: known only at run time, both packed compares
+  /// of every word were issued, one predicated off (a quarter of a packed row's instructions).
+  static constexpr bool ties_compiled = true;
   std::uint32_t best[4], at[4], flip;
-  bool ties_last;
 
-  __device__ __forceinline__ void start(key_params kp, bool tl) {
-    ties_last = tl;
+  __device__ __forceinline__ void start(key_params kp) {
     flip = D == dtype::boolean ? (kp.argmin ? 0x01010101u : 0u) : value_ops<D>::flip(kp.argmin) * ones;
     const std::uint32_t low = D == dtype::boolean ? 0u : static_cast<std::uint32_t>(lowest_bits<D>()) * ones;
 #pragma unroll
@@ -132,7 +133,8 @@ struct packed_bests {
   }
   // Lanes (bytes or halves) where c beats the best: a larger value (NaN above every number),
   // or an equal one with ties = last.
-  __device__ __forceinline__ std::uint32_t beats(std::uint32_t c, std::uint32_t b) const {
+  template <class Ties>
+  __device__ __forceinline__ static std::uint32_t beats(std::uint32_t c, std::uint32_t b, Ties ties_last) {
     if constexpr (half_float) {
       using T2 = std::conditional_t<D == dtype::f16, __half2, __nv_bfloat162>;
       const T2 x = value_ops_detail::from_bits<T2>(c), y = value_ops_detail::from_bits<T2>(b);
@@ -146,14 +148,15 @@ struct packed_bests {
       return ties_last ? __vcmpgeu2(c, b) : __vcmpgtu2(c, b);
     }
   }
-  __device__ __forceinline__ void take(const vec<D>& x, unsigned k, key_params) {
+  template <class Ties>
+  __device__ __forceinline__ void take(const vec<D>& x, unsigned k, key_params, Ties ties_last) {
     const std::uint32_t kk = k * ones;
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
       std::uint32_t c = x.w[i];
       if constexpr (D == dtype::boolean) c = __vcmpne4(c, 0u) & 0x01010101u;
       c ^= flip;
-      const std::uint32_t m = beats(c, best[i]);
+      const std::uint32_t m = beats(c, best[i], ties_last);
       best[i] = (c & m) | (best[i] & ~m);
       at[i] = (kk & m) | (at[i] & ~m);
     }
@@ -169,9 +172,10 @@ struct packed_bests {
 };
 
 /// scan_columns for one reduced axis (OneAxis) or several.
-template <dtype D, int Unroll, bool Aligned, bool OneAxis, class Acc>
+template <dtype D, int Unroll, bool Aligned, bool OneAxis, class Acc, class Ties>
 __device__ __forceinline__ void scan_columns_on(const layout& l, const column_group<D>& g, std::int64_t first,
-                                                std::int64_t end, std::int64_t step, key_params kp, Acc& acc) {
+                                                std::int64_t end, std::int64_t step, key_params kp, Acc& acc,
+                                             Ties ties_last) {
   using B = dtype_bits_t<D>;
   const int need = g.cols * static_cast<int>(sizeof(B));
   // One reduced axis: the row's offset moves by a constant (no division per row).
@@ -190,7 +194,7 @@ __device__ __forceinline__ void scan_columns_on(const layout& l, const column_gr
 #pragma unroll
         for (int u = 0; u < Unroll; ++u) x[u] = Aligned ? load_vec_if<D>(row + u * jump, true) : load_window_inside<D>(row + u * jump, need);
 #pragma unroll
-        for (int u = 0; u < Unroll; ++u) acc.take(x[u], k + u, kp);
+        for (int u = 0; u < Unroll; ++u) acc.take(x[u], k + u, kp, ties_last);
         k += Unroll;
         row += Unroll * jump;
         continue;
@@ -220,7 +224,7 @@ __device__ __forceinline__ void scan_columns_on(const layout& l, const column_gr
         }
 #pragma unroll
     for (int u = 0; u < Unroll; ++u)
-      if (t + u * step < end) acc.take(x[u], k + u, kp);
+      if (t + u * step < end) acc.take(x[u], k + u, kp, ties_last);
     k += Unroll;
     if constexpr (OneAxis) row += Unroll * jump;
   }
@@ -228,13 +232,14 @@ __device__ __forceinline__ void scan_columns_on(const layout& l, const column_gr
 
 /// Folds rows first, first + step, ... < end of a column group into `acc` (the thread's
 /// k-th row is first + k * step); Unroll rows are loaded before any is folded.
-template <dtype D, int Unroll, bool Aligned, class Acc>
+template <dtype D, int Unroll, bool Aligned, class Acc, class Ties>
 __device__ __forceinline__ void scan_columns(const layout& l, const column_group<D>& g, std::int64_t first,
-                                             std::int64_t end, std::int64_t step, key_params kp, Acc& acc) {
+                                             std::int64_t end, std::int64_t step, key_params kp, Acc& acc,
+                                             Ties ties_last) {
   if (l.red.n == 1)
-    scan_columns_on<D, Unroll, Aligned, true>(l, g, first, end, step, kp, acc);
+    scan_columns_on<D, Unroll, Aligned, true>(l, g, first, end, step, kp, acc, ties_last);
   else
-    scan_columns_on<D, Unroll, Aligned, false>(l, g, first, end, step, kp, acc);
+    scan_columns_on<D, Unroll, Aligned, false>(l, g, first, end, step, kp, acc, ties_last);
 }
 
 /// What a lane of a shuffled warp (column_read::shuffled) reads of each row: the 16 bytes
@@ -264,10 +269,10 @@ __device__ __forceinline__ vec<D> window_from_neighbour(const vec<D>& x, int pha
 /// scan_columns for a shuffled lane, one reduced axis (OneAxis) or several. Every lane of
 /// the warp takes part (the shuffles need them all) and walks the same rows; a batch's
 /// loads are all issued before its rows are shifted and folded.
-template <dtype D, int Unroll, bool OneAxis, class Acc>
+template <dtype D, int Unroll, bool OneAxis, class Acc, class Ties>
 __device__ __forceinline__ void scan_columns_shuffled_on(const layout& l, const shuffled_lane<D>& lane,
                                                          std::int64_t first, std::int64_t end, std::int64_t step,
-                                                         key_params kp, Acc& acc) {
+                                                         key_params kp, Acc& acc, Ties ties_last) {
   using B = dtype_bits_t<D>;
   static_assert(Unroll <= 8, "a row's phase is kept in 4 bits of one word");
   const std::int64_t stride = l.red.at[0].stride, jump = step * stride;
@@ -294,7 +299,7 @@ __device__ __forceinline__ void scan_columns_shuffled_on(const layout& l, const 
         }
 #pragma unroll
         for (int u = 0; u < Unroll; ++u)
-          acc.take(window_from_neighbour<D>(x[u], static_cast<int>(phases >> (4 * u) & 15u)), k + u, kp);
+          acc.take(window_from_neighbour<D>(x[u], static_cast<int>(phases >> (4 * u) & 15u)), k + u, kp, ties_last);
         continue;
       }
     }
@@ -322,18 +327,19 @@ __device__ __forceinline__ void scan_columns_shuffled_on(const layout& l, const 
         if (outside >> u & 1u) x[u] = load_window_in<D>(row(t + u * step), lane.need, l.span_begin, l.span_end);
 #pragma unroll
     for (int u = 0; u < Unroll; ++u)
-      if (t + u * step < end) acc.take(x[u], k + u, kp);
+      if (t + u * step < end) acc.take(x[u], k + u, kp, ties_last);
   }
 }
 
 /// Folds rows first, first + step, ... < end of a shuffled lane's group into `acc`.
-template <dtype D, int Unroll, class Acc>
+template <dtype D, int Unroll, class Acc, class Ties>
 __device__ __forceinline__ void scan_columns_shuffled(const layout& l, const shuffled_lane<D>& lane, std::int64_t first,
-                                                      std::int64_t end, std::int64_t step, key_params kp, Acc& acc) {
+                                                      std::int64_t end, std::int64_t step, key_params kp, Acc& acc,
+                                             Ties ties_last) {
   if (l.red.n == 1)
-    scan_columns_shuffled_on<D, Unroll, true>(l, lane, first, end, step, kp, acc);
+    scan_columns_shuffled_on<D, Unroll, true>(l, lane, first, end, step, kp, acc, ties_last);
   else
-    scan_columns_shuffled_on<D, Unroll, false>(l, lane, first, end, step, kp, acc);
+    scan_columns_shuffled_on<D, Unroll, false>(l, lane, first, end, step, kp, acc, ties_last);
 }
 
 
