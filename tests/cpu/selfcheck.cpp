@@ -309,7 +309,7 @@ std::uint64_t top_bits(const trial& t) {
 /// What a path trial's data holds.
 enum class data { any, nan, many_nan, one_sign, top_somewhere, all_top, rows_start_top };
 /// The view a path trial takes of its C-order buffer.
-enum class view { contiguous, fortran, flipped, flipped_middle, every_second, every_second_inner, repeated };
+enum class view { contiguous, fortran, flipped, flipped_middle, every_second, every_fourth, every_second_inner, repeated };
 
 /// A shape, view and data that lead the tbb backend to some of its paths.
 struct recipe {
@@ -377,6 +377,8 @@ std::vector<recipe> recipes(argx::dtype t) {
       {"runs", {2000, 50}, view::fortran, {}, data::any},
       {"runs_backwards", {100001}, view::flipped, {}, data::any},
       {"gathers", {100001}, view::every_second, {}, data::any},
+      {"gathers (every fourth element)", {100003}, view::every_fourth, {}, data::nan},
+      {"gathers (runs of every second element, across buffers)", {7, 3001}, view::every_second_inner, {}, data::any},
       {"gathered_rows", {30001, 6}, view::every_second_inner, {1}, data::any},
       {"gathered_lanes", {3001, 2, 4, 7, 3}, view::contiguous, {1, 3}, data::any},
       {"gathered_lanes (pairs)", {3, 4001, 2, 2}, view::contiguous, {0, 2}, data::nan},
@@ -437,6 +439,7 @@ void path_trial(argx::dtype t, const recipe& r, int specs, bool every_spec = fal
       case view::flipped: v = v.flipped(0); break;
       case view::flipped_middle: v = v.flipped(1); break;
       case view::every_second: v = v.sliced(0, 0, r.storage[0], 2); break;
+      case view::every_fourth: v = v.sliced(0, 1, r.storage[0], 4); break;
       case view::every_second_inner: v = v.sliced(v.rank() - 1, 0, r.storage[r.storage.size() - 1], 2); break;
       case view::repeated: {  // a leading dim of 3 copies (stride 0): a kept dim that repeats every answer
         argx::shape e{3}, st{0};
