@@ -21,7 +21,7 @@ std::uint64_t paths_available(dtype t) noexcept {
   // already are); the kernels' paths depend on the kernel set.
   std::uint64_t p = 0;
   for (path q : {path::flat_split, path::rows_split, path::rows_lead, path::rows_along, path::repeated_outputs, path::lanes_whole, path::lanes_buffered, path::lanes_combined, path::lanes_rest,
-                 path::lanes_split_rows, path::rows_merge, path::runs, path::runs_backwards, path::gathers,
+                 path::lanes_split_rows, path::rows_merge, path::rows_merge_lanes, path::runs, path::runs_backwards, path::gathers,
                  path::gathered_rows})
     p |= path_bit(q);
   if (size_of(t) < 8) p |= path_bit(path::gathered_lanes);
@@ -36,7 +36,7 @@ const char* path_name(path p) noexcept {
       "lanes_stop",        "lanes_few_rows",    "flat_split",        "rows_split",        "rows_lead",
       "rows_along",        "repeated_outputs",  "lanes_whole",       "lanes_combined",    "lanes_rest",
       "lanes_split_rows",  "rows_merge",        "runs",              "runs_backwards",    "gathers",
-      "gathered_rows",     "lanes_buffered",    "gathered_lanes"};
+      "gathered_rows",     "lanes_buffered",    "gathered_lanes",    "rows_merge_lanes"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<unsigned>(path::count));
   return p < path::count ? names[static_cast<unsigned>(p)] : "?";
 }

@@ -49,6 +49,7 @@ enum class path : unsigned {
   gathered_rows,     ///< no contiguous dim, short slices: gathered as rows of a buffer
   lanes_buffered,    ///< whole lanes whose outputs are not one apart: runs of items buffered, copied out
   gathered_lanes,    ///< no contiguous dim, short slices interleaved along a unit-stride kept dim: lanes of a buffer
+  rows_merge_lanes,  ///< rows along a contiguous reduced dim, 64 B to a lanes call long: lanes down the other reduced dims
   count
 };
 

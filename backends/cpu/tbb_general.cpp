@@ -9,6 +9,7 @@
 // Both stop at the top key where positions are visited in order.
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -171,6 +172,28 @@ void rows_merge_range(const job& j, int u, const row_walk& w, std::int64_t o0, s
       const cand c = acc[o - c0];
       j.put(o, c, j.out.values ? j.at(kept_offset(p, o) + reduced_offset(p, c.pos)) : nullptr);
     }
+  }
+}
+
+/// Outputs [o0, o1) of a rows-merge layout whose rows along u are 64 bytes to one lanes
+/// call long: each output's rows are the rows of one lanes call (a lane a position along
+/// u, walked down the other reduced dims in position order), and its lanes' bests are
+/// merged by position. The rows kernel would reduce each short row across, paying a
+/// horizontal reduction a row.
+void rows_merge_lanes(const job& j, std::int64_t n, std::int64_t pos_u, const row_walk& w, std::int64_t o0,
+                      std::int64_t o1) {
+  const plan& p = j.p;
+  // The lanes' bests, per thread (64 KiB: too much for a worker's stack frame).
+  static thread_local std::unique_ptr<std::uint64_t[]> keys(new std::uint64_t[cpu::simd::lanes_max_any]);
+  static thread_local std::unique_ptr<std::int64_t[]> positions(new std::int64_t[cpu::simd::lanes_max_any]);
+  std::uint64_t* key = keys.get();
+  std::int64_t* pos = positions.get();
+  for (std::int64_t o = o0; o < o1; ++o) {
+    const std::int64_t start = kept_offset(p, o);
+    j.k.lanes(j.at(start), n, w, 0, w.rows(), j.o, cpu::simd::lane_sink{nullptr, 1, key, pos});
+    cand best = j.seed_for(p.reduce_size);
+    for (std::int64_t i = 0; i < n; ++i) best = j.better(best, cand{key[i], pos[i] + i * pos_u});
+    j.put(o, best, j.out.values ? j.at(start + reduced_offset(p, best.pos)) : nullptr);
   }
 }
 
@@ -347,6 +370,18 @@ bool run_rows_merge(const job& j) {
     w.extents[w.rank] = p.reduced_extents[d];
     w.strides[w.rank] = p.reduced_strides[d];
     w.pos_strides[w.rank++] = pos_strides[d];
+  }
+  // Lanes where rows are a vector or more and many: the lanes' merge (a few ns a lane)
+  // stays under the rows kernel's horizontal reduction (tens of ns a row) it replaces.
+  const std::int64_t row_bytes = n * j.esize;
+  if (row_bytes >= 64 && n <= cpu::simd::lanes_max(j.esize) && rows >= 16 && rows * 8 >= n &&
+      p.reduce_size < (std::int64_t(1) << 31)) {
+    std::int64_t pos_u = 1;
+    for (int d = p.reduced_extents.size() - 1; d > u; --d) pos_u *= p.reduced_extents[d];
+    mark(p.type, path::rows_merge_lanes);
+    over_ranges(j, p.outputs, p.reduce_size * j.esize,
+                [&](std::int64_t o0, std::int64_t o1) { rows_merge_lanes(j, n, pos_u, w, o0, o1); });
+    return true;
   }
   mark(p.type, path::rows_merge);
   over_ranges(j, p.outputs, p.reduce_size * j.esize,

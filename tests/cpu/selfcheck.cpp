@@ -373,7 +373,9 @@ std::vector<recipe> recipes(argx::dtype t) {
       // A reversed reduced dim next to the lanes: chunks of it walked backwards in memory.
       {"lanes_combined lanes_rest (a reversed reduced dim)", {40, 700, 2}, view::flipped_middle, {1}, data::any},
       {"lanes_split_rows", {4000, 100}, view::contiguous, {0}, data::any},
-      {"rows_merge", {30, 200, 40}, view::contiguous, {0, 2}, data::any},
+      {"rows_merge (rows too few for lanes)", {12, 200, 40}, view::contiguous, {0, 2}, data::any},
+      {"rows_merge_lanes", {40, 70, 181}, view::contiguous, {0, 2}, data::any},
+      {"rows_merge_lanes (the contiguous dim first: positions 20 apart)", {97, 70, 20}, view::fortran, {0, 2}, data::nan},
       {"runs", {2000, 50}, view::fortran, {}, data::any},
       {"runs_backwards", {100001}, view::flipped, {}, data::any},
       {"gathers", {100001}, view::every_second, {}, data::any},
