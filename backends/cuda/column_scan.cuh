@@ -175,7 +175,7 @@ struct packed_bests {
 template <dtype D, int Unroll, bool Aligned, bool OneAxis, class Acc, class Ties>
 __device__ __forceinline__ void scan_columns_on(const layout& l, const column_group<D>& g, std::int64_t first,
                                                 std::int64_t end, std::int64_t step, key_params kp, Acc& acc,
-                                             Ties ties_last) {
+                                                Ties ties_last) {
   using B = dtype_bits_t<D>;
   const int need = g.cols * static_cast<int>(sizeof(B));
   // One reduced axis: the row's offset moves by a constant (no division per row).
@@ -335,7 +335,7 @@ __device__ __forceinline__ void scan_columns_shuffled_on(const layout& l, const 
 template <dtype D, int Unroll, class Acc, class Ties>
 __device__ __forceinline__ void scan_columns_shuffled(const layout& l, const shuffled_lane<D>& lane, std::int64_t first,
                                                       std::int64_t end, std::int64_t step, key_params kp, Acc& acc,
-                                             Ties ties_last) {
+                                                      Ties ties_last) {
   if (l.red.n == 1)
     scan_columns_shuffled_on<D, Unroll, true>(l, lane, first, end, step, kp, acc, ties_last);
   else
