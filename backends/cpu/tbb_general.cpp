@@ -9,7 +9,6 @@
 // Both stop at the top key where positions are visited in order.
 #include <algorithm>
 #include <cstring>
-#include <memory>
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -139,15 +138,14 @@ void run_runs(const job& j, int u, const row_walk& w) {
 
 // ---- rows, merged ------------------------------------------------------------------------
 
-/// Outputs [o0, o1) of a rows-merge layout: their rows along u (n elements), for each
-/// position of the other reduced dims (the walk, in position order), given to the rows
-/// kernel in runs along the innermost kept dim, and the winners merged by position.
-void rows_merge_range(const job& j, int u, const row_walk& w, std::int64_t o0, std::int64_t o1) {
+/// Outputs [o0, o1) of a rows-merge layout: their rows along the contiguous reduced dim
+/// (n elements, pos_u positions apart), for each position of the other reduced dims (the
+/// walk, in position order), given to the rows kernel in runs along the innermost kept
+/// dim, and the winners merged by position.
+void rows_merge_range(const job& j, std::int64_t n, std::int64_t pos_u, const row_walk& w, std::int64_t o0,
+                      std::int64_t o1) {
   constexpr std::int64_t most = 1024;
   const plan& p = j.p;
-  const std::int64_t n = p.reduced_extents[u];
-  std::int64_t pos_u = 1;
-  for (int d = p.reduced_extents.size() - 1; d > u; --d) pos_u *= p.reduced_extents[d];
   const int last = p.kept_extents.size() - 1;
   const std::int64_t extent = p.kept_extents[last], stride = p.kept_strides[last];
   cand acc[most];
@@ -175,19 +173,18 @@ void rows_merge_range(const job& j, int u, const row_walk& w, std::int64_t o0, s
   }
 }
 
-/// Outputs [o0, o1) of a rows-merge layout whose rows along u are 64 bytes to one lanes
-/// call long: each output's rows are the rows of one lanes call (a lane a position along
-/// u, walked down the other reduced dims in position order), and its lanes' bests are
+/// Outputs [o0, o1) of a rows-merge layout whose rows (n elements, pos_u positions apart)
+/// are 64 bytes to one lanes call long: each output's rows are the rows of one lanes call
+/// (a lane a position along them, walked down the other reduced dims in position order),
+/// and its lanes' bests are
 /// merged by position. The rows kernel would reduce each short row across, paying a
 /// horizontal reduction a row.
 void rows_merge_lanes(const job& j, std::int64_t n, std::int64_t pos_u, const row_walk& w, std::int64_t o0,
                       std::int64_t o1) {
   const plan& p = j.p;
-  // The lanes' bests, per thread (64 KiB: too much for a worker's stack frame).
-  static thread_local std::unique_ptr<std::uint64_t[]> keys(new std::uint64_t[cpu::simd::lanes_max_any]);
-  static thread_local std::unique_ptr<std::int64_t[]> positions(new std::int64_t[cpu::simd::lanes_max_any]);
-  std::uint64_t* key = keys.get();
-  std::int64_t* pos = positions.get();
+  lane_scratch& sc = scratch();  // the lanes' bests (64 KiB: too much for a worker's stack frame)
+  std::uint64_t* key = sc.key;
+  std::int64_t* pos = sc.pos;
   for (std::int64_t o = o0; o < o1; ++o) {
     const std::int64_t start = kept_offset(p, o);
     j.k.lanes(j.at(start), n, w, 0, w.rows(), j.o, cpu::simd::lane_sink{nullptr, 1, key, pos});
@@ -376,16 +373,14 @@ bool run_rows_merge(const job& j) {
   const std::int64_t row_bytes = n * j.esize;
   if (row_bytes >= 64 && n <= cpu::simd::lanes_max(j.esize) && rows >= 16 && rows * 8 >= n &&
       p.reduce_size < (std::int64_t(1) << 31)) {
-    std::int64_t pos_u = 1;
-    for (int d = p.reduced_extents.size() - 1; d > u; --d) pos_u *= p.reduced_extents[d];
     mark(p.type, path::rows_merge_lanes);
     over_ranges(j, p.outputs, p.reduce_size * j.esize,
-                [&](std::int64_t o0, std::int64_t o1) { rows_merge_lanes(j, n, pos_u, w, o0, o1); });
+                [&](std::int64_t o0, std::int64_t o1) { rows_merge_lanes(j, n, pos_strides[u], w, o0, o1); });
     return true;
   }
   mark(p.type, path::rows_merge);
   over_ranges(j, p.outputs, p.reduce_size * j.esize,
-              [&](std::int64_t o0, std::int64_t o1) { rows_merge_range(j, u, w, o0, o1); });
+              [&](std::int64_t o0, std::int64_t o1) { rows_merge_range(j, n, pos_strides[u], w, o0, o1); });
   return true;
 }
 

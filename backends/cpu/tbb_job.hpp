@@ -58,6 +58,19 @@ struct job {
   bool parallel(std::int64_t bytes) const { return bytes > serial_bytes && workers() > 1; }
 };
 
+/// A thread's scratch arrays for the lanes it combines (a lanes call's bests at most):
+/// a second set of bests to merge (lane_results), the rest's bests and the unit's outputs
+/// (run_unit), each output's lanes merged by position (rows_merge_lanes). No TBB call runs
+/// while one is in use, so no other task on the thread can take it meanwhile.
+struct lane_scratch {
+  std::uint64_t key[cpu::simd::lanes_max_any];
+  std::int64_t pos[cpu::simd::lanes_max_any];
+  cand acc[cpu::simd::lanes_max_any];
+  std::int64_t out_of[cpu::simd::lanes_max_any];
+};
+/// The calling thread's (tbb_lanes.cpp).
+lane_scratch& scratch();
+
 // The traversals (each file one): lanes (strided and general layouts with a contiguous
 // dim of lanes), runs and gathers (the rest of general).
 /// Runs the plan with the lanes engine when its layout suits it; false otherwise.

@@ -277,21 +277,6 @@ unit_place place(const layout& l, std::int64_t unit) {
   return u;
 }
 
-/// A thread's scratch arrays for the lanes it combines: a second set of bests to merge
-/// (lane_results), the rest's bests and the unit's outputs (run_unit). No TBB call runs
-/// while one is in use, so no other task on the thread can take it meanwhile.
-struct lane_scratch {
-  std::uint64_t key[partial_lanes];
-  std::int64_t pos[partial_lanes];
-  cand acc[partial_lanes];
-  std::int64_t out_of[partial_lanes];
-};
-lane_scratch& scratch() {
-  static thread_local std::unique_ptr<lane_scratch> s;
-  if (!s) s = std::make_unique<lane_scratch>();
-  return *s;
-}
-
 /// Per-lane bests of one unit over a range of rows, for parallel_reduce: in the object
 /// for a few lanes, on the heap beyond (a few thousand lanes' worth is too much for a
 /// caller's stack).
@@ -521,6 +506,12 @@ void run_unit(const job& j, const layout& l, std::int64_t unit, bool split_rows,
 }
 
 }  // namespace
+
+lane_scratch& scratch() {
+  static thread_local std::unique_ptr<lane_scratch> s;
+  if (!s) s = std::make_unique<lane_scratch>();
+  return *s;
+}
 
 bool run_lanes(const job& j) {
   layout l;
