@@ -87,11 +87,14 @@ void enqueue(const launch_config& c, const layout& l, const device_outputs& out,
   const bool plain = l.plain();
   switch (c.kernel) {
     case kernel_kind::tiny_rows:
-      tiny_kernel<D, true><<<grid, block, 0, stream>>>(l, out);
+    case kernel_kind::tiny_slices: {  // the outputs in the order the launch chose
+      const layout walked = c.memory_order ? with_kept_in_memory_order(l) : l;
+      if (c.kernel == kernel_kind::tiny_rows)
+        tiny_kernel<D, true><<<grid, block, 0, stream>>>(walked, out);
+      else
+        tiny_kernel<D, false><<<grid, block, 0, stream>>>(walked, out);
       break;
-    case kernel_kind::tiny_slices:
-      tiny_kernel<D, false><<<grid, block, 0, stream>>>(l, out);
-      break;
+    }
     case kernel_kind::windows:  // plain reductions only (choose_launch)
       e::windows<D, true>(c, l, out, grid, block, stream);
       break;

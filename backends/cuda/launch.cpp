@@ -62,12 +62,83 @@ void split_slices(launch_config& c, const layout& l, std::int64_t units, std::in
   }
 }
 
+// Distinct values among the n first of v (sorted in place: by insertion, as a warp's
+// lines mostly come in order already).
+int distinct(std::int64_t* v, int n) {
+  int count = n > 0;
+  for (int i = 1; i < n; ++i) {
+    const std::int64_t x = v[i];
+    int k = i;
+    for (; k > 0 && v[k - 1] > x; --k) v[k] = v[k - 1];
+    v[k] = x;
+  }
+  for (int i = 1; i < n; ++i) count += v[i] != v[i - 1];
+  return count;
+}
+
+// What a warp of a thread an output costs, from compact output `first` (32 of them): the
+// 128-byte lines each of its loads (one a position, the first positions_max of them) and
+// its index stores touch. Each line of an instruction is a pass of the load/store unit and
+// a request to the L2; where neighbouring threads read bytes far apart, most of each
+// line's sectors are fetched for bytes that other warps read much later (NOTES v6.16).
+std::int64_t tiny_order_cost(const layout& l, std::int64_t first) {
+  constexpr int warp = 32, positions_max = 8;
+  const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
+  const std::int64_t index_bytes = l.index == index_type::int64 ? 8 : 4;
+  const std::int64_t base = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(l.data));
+  const std::int64_t positions = std::min<std::int64_t>(l.reduce, positions_max);
+  std::int64_t slice[warp], line[warp];
+  // The warp's slices and outputs, an odometer over the kept axes from `first` on.
+  std::int64_t idx[max_rank], rest = first, off = l.slice_offset(first), out = l.output_of(first);
+  for (int d = l.kept.n - 1; d >= 0; --d) idx[d] = rest % l.kept.at[d].extent, rest /= l.kept.at[d].extent;
+  for (int k = 0; k < warp; ++k) {
+    slice[k] = off;
+    line[k] = out * index_bytes >> 7;
+    for (int d = l.kept.n - 1; d >= 0; --d) {
+      const axis& a = l.kept.at[d];
+      off += a.stride, out += a.weight;
+      if (++idx[d] < a.extent) break;
+      off -= a.extent * a.stride, out -= a.extent * a.weight, idx[d] = 0;
+    }
+  }
+  std::int64_t cost = distinct(line, warp);
+  for (std::int64_t j = 0; j < positions; ++j) {
+    const std::int64_t at = l.element_offset(j);
+    for (int k = 0; k < warp; ++k) line[k] = (base + (slice[k] + at) * elem) >> 7;
+    cost += distinct(line, warp);
+  }
+  return cost;
+}
+
+// Whether a thread an output should take the outputs in memory order: the compact order
+// is not memory order, and the model above says memory order costs at most
+// memory_order_max_pct of it (summed over two warps: the first and one in the middle).
+template <class T>
+bool memory_order_pays(const layout& l) {
+  const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
+  if (kept_in_memory_order(l) || l.outputs < 64 || l.outputs * l.reduce * elem < T::memory_order_min_bytes) return false;
+  // A warp within the innermost kept axis, the one of the smallest stride in both orders:
+  // the orders differ only outside it.
+  const axis& inner = l.kept.at[l.kept.n - 1];
+  bool smallest = true;
+  for (int d = 0; d + 1 < l.kept.n; ++d) smallest = smallest && std::abs(l.kept.at[d].stride) > std::abs(inner.stride);
+  if (smallest && inner.extent >= 32) return false;
+  const layout m = with_kept_in_memory_order(l);
+  std::int64_t now = 0, then = 0;
+  for (std::int64_t first : {std::int64_t(0), l.outputs / 64 * 32}) {
+    now += tiny_order_cost(l, first);
+    then += tiny_order_cost(m, first);
+  }
+  return 100 * then <= T::memory_order_max_pct * now;
+}
+
 // A thread a slice: waves of resident blocks, their threads taking slices in turn.
 template <class T>
 launch_config tiny_launch(const layout& l, const residency& r, const device_limits& d, kernel_kind kind) {
   launch_config c;
   c.threads = tune::threads;
   c.kernel = kind;
+  c.memory_order = memory_order_pays<T>(l);
   const std::int64_t waves = static_cast<std::int64_t>(d.multiprocessors) * r.tiny_rows * T::tiny_rows_waves;
   c.blocks = std::max<std::int64_t>(1, std::min(ceil_div(l.outputs, c.threads), waves));
   return c;
@@ -466,7 +537,7 @@ std::string describe(const launch_config& c) {
   std::string s = names[static_cast<int>(c.kernel)];
   switch (c.kernel) {
     case kernel_kind::tiny_rows:
-    case kernel_kind::tiny_slices: break;
+    case kernel_kind::tiny_slices: s += c.memory_order ? " memory_order" : ""; break;
     case kernel_kind::windows:
       s += " lanes=" + std::to_string(1 << c.team_log2) + " slots=" + std::to_string(c.window_slots);
       break;

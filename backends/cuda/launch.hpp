@@ -75,6 +75,7 @@ struct launch_config {
   column_read read = column_read::shifted;  ///< columns: how a group's rows are read
   bool packed = false;      ///< columns: four (two) narrow elements compared at once
   bool packed_meet = false; ///< columns split: pieces meet through 64-bit atomic maxima (else partials: answer_blocks)
+  bool memory_order = false; ///< tiny kinds: the outputs taken in memory order (layout.hpp: with_kept_in_memory_order)
   /// columns of a walk of virtual columns (layout.hpp: windowed_layouts, folded_layouts):
   /// the column kernel reads the walk, leaving a partial for every (split, virtual column);
   /// a second kernel of answer_blocks blocks folds each output's (and a folded walk's rows

@@ -280,6 +280,22 @@ bool folded_layouts(const layout& l, std::int64_t fold, layout& full, layout& wa
   return true;
 }
 
+bool kept_in_memory_order(const layout& l) {
+  for (int d = 0; d + 1 < l.kept.n; ++d)
+    if (std::abs(l.kept.at[d].stride) < std::abs(l.kept.at[d + 1].stride)) return false;
+  return true;
+}
+
+layout with_kept_in_memory_order(const layout& l) {
+  layout m = l;
+  std::stable_sort(m.kept.at, m.kept.at + m.kept.n,
+                   [](const axis& x, const axis& y) { return std::abs(x.stride) > std::abs(y.stride); });
+  merge_axes(m.kept);
+  m.kept.prepare_division();
+  m.identity_outputs = identity_outputs_of(m);
+  return m;
+}
+
 bool virtual_layouts(const layout& l, const virtual_columns& v, layout& full, layout& walk) {
   return v.window > 1 ? windowed_layouts(l, full, walk) : folded_layouts(l, v.fold, full, walk);
 }

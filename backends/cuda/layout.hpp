@@ -304,6 +304,15 @@ int contiguous_kept_tail(const layout& l, std::int64_t& width);
 /// False (and both untouched) where l is not such a walk or has fewer than `fold` rows.
 bool folded_layouts(const layout& l, std::int64_t fold, layout& full, layout& walk);
 
+/// Whether l's kept axes are in memory order: falling |stride|, the smallest innermost.
+bool kept_in_memory_order(const layout& l);
+
+/// l with its kept axes in memory order (stable where strides are equal), each still
+/// weighted with its output index: compact output o then walks the slices in the order
+/// their bytes lie, and output_of maps it back. For the walks of a thread an output
+/// (launch_config::memory_order), whose neighbouring threads then read neighbouring bytes.
+layout with_kept_in_memory_order(const layout& l);
+
 /// The walk a launch's virtual columns `v` name (windowed or folded, with its fold), as
 /// windowed_layouts or folded_layouts makes it.
 bool virtual_layouts(const layout& l, const virtual_columns& v, layout& full, layout& walk);

@@ -166,6 +166,17 @@ struct sm90 {
   /// elements 0.70-1.00x the time (uint32 rows of 19 0.70x, uint16 rows of 9 0.75x, uint64
   /// rows of 11 0.78x), rows of 31-32 1.12-1.23x (float32 rows of 32 1.23x).
   static constexpr std::int64_t tiny_row_slice_max = 24;
+  /// A thread an output takes the outputs in memory order (launch_config::memory_order)
+  /// where that costs at most memory_order_max_pct of the compact order by the model of
+  /// launch.cpp (tiny_order_cost: the 128-byte lines a warp's loads and stores touch), for
+  /// inputs of at least memory_order_min_bytes (the model's host cost, 1.3-1.7 us, stays
+  /// off the calls it would weigh on). H100 sweep, NOTES v6.16: int64 dims {0, 2} of a
+  /// transposed 4 x 37 x 2 x 262144 0.43x the time, float64 dim 4 of a transposed
+  /// 2 x 23 x 227 x 1573 x 5 0.59x; a first model, of 64-byte blocks with reads weighed 4
+  /// to 1, also took uint32 dim 2 of a transposed 4 x 2 x 7 x 30 x 8760: 1.16x (as many
+  /// lines either way, its stores scattered).
+  static constexpr std::int64_t memory_order_min_bytes = 4 << 20;
+  static constexpr std::int64_t memory_order_max_pct = 75;
 
   /// Window kernel: slots a lane holds, W, from a sweep of row lengths (NOTES v5): rows of
   /// <= 2 slots W = 2 (16M x 8: 167 us vs 199 with 4), up to 32 slots W = 4 (4M x 32: 157

@@ -158,6 +158,13 @@ std::vector<shape_case> cases() {
   cs.push_back({"dim 0 of 20x200000 reversed (staged answers, outputs reversed)", {20, 200000}, {0}, v::flip_last});
   cs.push_back({"dim 1 of 20x100000 repeated along a broadcast kept dim (staged answers)", {1, 20, 100000}, {1},
                 v::broadcast_kept});
+  // a thread an output, outputs taken in memory order (their compact order reads bytes far
+  // apart): columns of 2 of a reversed view, transposed rows of 3, tiny slices over two runs
+  cs.push_back({"dim 4 of a reversed 5x1500x7x23x2 (tiny slices in memory order)", {5, 1500, 7, 23, 2}, {4},
+                v::reverse_dims});
+  cs.push_back({"rows of 3 of a transposed 12000x40x3 (tiny rows in memory order)", {12000, 40, 3}, {2}, v::transpose01});
+  cs.push_back({"dims 0 and 2 of a reversed 60000x6x2x2 (tiny slices in memory order)", {60000, 6, 2, 2}, {0, 2},
+                v::reverse_dims});
   return cs;
 }
 
@@ -179,7 +186,7 @@ const std::vector<std::string>& kernel_paths() {
       "columns aligned partials window", "columns shifted packed partials window", "columns aligned packed partials window",
       "columns aligned partials folded", "columns shifted partials folded",
       "runs_unordered split", "runs_unordered short split", "runs_unordered dense", "runs_unordered dense split", "elements_team", "elements_block split",
-      "tiny_slices"};
+      "tiny_slices", "tiny_rows memory", "tiny_slices memory"};
   return all;
 }
 

@@ -67,6 +67,7 @@ std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
     case kernel_kind::elements_block: path = "elements_block"; break;
   }
   if (c.splits > 1) path += " split";
+  if (c.memory_order) path += " memory";
   return path;
 }
 

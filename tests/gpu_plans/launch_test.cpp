@@ -64,7 +64,7 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
   small.max_bytes = (1 << 20) - 1;
   small.max_span_bytes = 2 << 20;
   for (const auto& c : argx::sweep::make_sweep(14, 60, small)) cases.push_back(c);
-  int checked = 0, split = 0, shuffled = 0, windowed = 0, folded = 0, staged = 0, answered = 0;
+  int checked = 0, split = 0, shuffled = 0, windowed = 0, folded = 0, staged = 0, answered = 0, memory_ordered = 0;
   for (const auto& sc : cases) {
     // As in device memory: allocations are 256-byte aligned, views start where they start.
     const argx::tensor_view x = sc.view_of(reinterpret_cast<const void*>(std::uintptr_t(1) << 20), argx::memory_space::device);
@@ -102,6 +102,11 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
       ++staged;
     }
     if (c.virt.any()) ++(c.virt.window > 1 ? windowed : folded);
+    if (c.memory_order) {
+      MESSAGE("memory order: ", sc.describe(), " -> ", describe(c));
+      CHECK(!kept_in_memory_order(l));
+      ++memory_ordered;
+    }
     // Split columns meet through atomic maxima where a key and a position pack into 64
     // bits, else (and walks of virtual columns, whatever their splits) through partials
     // that the answers kernel folds, a small share of the input.
@@ -149,12 +154,13 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
   }
   MESSAGE(checked, " plans of at least 16 MiB, ", split, " of them split; ", shuffled, " column launches read shuffled; ",
           windowed, " windowed, ", folded, " folded, ", staged, " staged rows; ", answered,
-          " column launches leave partials to the answers kernel");
+          " column launches leave partials to the answers kernel; ", memory_ordered, " threads an output in memory order");
   CHECK(windowed > 0);
   CHECK(staged > 0);
   CHECK(folded > 0);
   CHECK(answered > windowed + folded);  // 64-bit split columns too
   CHECK(shuffled > 0);
+  CHECK(memory_ordered > 0);
   CHECK(checked > 150);
 }
 
@@ -252,4 +258,53 @@ TEST_CASE("launch: split 64-bit columns leave partials to the answers kernel and
   CHECK(c.splits <= hopper_tuning::answer_loads_per_lane);
   CHECK(c.answer_team_log2 == 0);
   CHECK(!c.answers_by_block);
+}
+
+TEST_CASE("launch: a thread an output takes outputs in memory order where their compact order scatters reads") {
+  const device_limits hopper{132, 2048, 90};
+  const residency r;
+  struct order_case {
+    argx::dtype type;
+    argx::shape extents;  ///< of the contiguous tensor
+    bool reversed;        ///< the view reverses its dims
+    int dim;              ///< reduced, of the view
+    bool memory_order;
+  };
+  // float64 dim 4 of the reversed 5 x 1573 x 227 x 23 x 2: compact neighbours 16 bytes
+  // each, 10442 elements apart. uint8 dim 2 of the reversed 3000709 x 8 x 2 x 2: a warp's
+  // compact outputs read half of each 4-byte group. Not reordered: contiguous rows of 5;
+  // uint32 dim 2 of the reversed 8760 x 30 x 7 x 2 x 4, whose compact warp reads 16 of
+  // every 32 bytes in 8 lines a load while memory order would store to 32 lines (it took
+  // 1.16x the time in memory order, NOTES v6.16).
+  for (const order_case& oc : {order_case{argx::dtype::f64, {5, 1573, 227, 23, 2}, true, 4, true},
+                               order_case{argx::dtype::u8, {3000709, 8, 2, 2}, true, 2, true},
+                               order_case{argx::dtype::f32, {300000, 5}, false, 1, false},
+                               order_case{argx::dtype::u32, {8760, 30, 7, 2, 4}, true, 2, false}}) {
+    argx::tensor_view x = argx::make_view(reinterpret_cast<const void*>(std::uintptr_t(1) << 20), oc.type, oc.extents,
+                                          argx::contiguous_strides(oc.extents), argx::memory_space::device);
+    const int last = static_cast<int>(oc.extents.size()) - 1;
+    if (oc.reversed)
+      for (int d = 0; d < last - d; ++d) x = x.transposed(d, last - d);
+    argx::spec s;
+    s.dims = {oc.dim};
+    const layout l = make_layout(argx::detail::make_plan(x, argx::op::argmax, s));
+    const launch_config c = choose_launch(l, r, hopper);
+    INFO(argx::name(oc.type), " ", describe(l), " -> ", describe(c));
+    REQUIRE((c.kernel == kernel_kind::tiny_slices || c.kernel == kernel_kind::tiny_rows));
+    CHECK(c.memory_order == oc.memory_order);
+  }
+  // rows of 6 of a transposed 6000 x 40 x 6: compact neighbours 240 elements apart, a line
+  // each a load.
+  const argx::shape ext{6000, 40, 6};
+  for (argx::dtype t : {argx::dtype::f32, argx::dtype::i64}) {
+    argx::tensor_view x = argx::make_view(reinterpret_cast<const void*>(std::uintptr_t(1) << 20), t, ext,
+                                          argx::contiguous_strides(ext), argx::memory_space::device);
+    x = x.transposed(0, 1);
+    argx::spec s;
+    s.dims = {2};
+    const launch_config c = choose_launch(make_layout(argx::detail::make_plan(x, argx::op::argmin, s)), r, hopper);
+    INFO(argx::name(t), ": ", describe(c));
+    CHECK(c.kernel == kernel_kind::tiny_rows);
+    CHECK(c.memory_order);
+  }
 }

@@ -85,6 +85,24 @@ void check_virtual_walks(const argx::detail::plan& p, const layout& l, std::int6
   }
 }
 
+// The outputs taken in memory order (a thread an output's walk): the same slices, each
+// with the same output index, in an order whose slice offsets fall with the axes' strides.
+void check_memory_order(const layout& l) {
+  const layout m = argx::detail::gpu::with_kept_in_memory_order(l);
+  INFO("memory order: ", argx::detail::gpu::describe(m));
+  CHECK(argx::detail::gpu::kept_in_memory_order(m));
+  REQUIRE(m.outputs == l.outputs);
+  CHECK(m.reduce == l.reduce);
+  CHECK(m.data == l.data);
+  std::multiset<std::pair<std::int64_t, std::int64_t>> before, after;
+  for (std::int64_t o = 0; o < l.outputs; ++o) {
+    before.insert({l.slice_offset(o), l.output_of(o)});
+    after.insert({m.slice_offset(o), m.output_of(o)});
+  }
+  CHECK(before == after);
+  if (argx::detail::gpu::kept_in_memory_order(l)) CHECK(describe(m) == describe(l));
+}
+
 void check_layout(const argx::detail::plan& p, const std::string& what) {
   INFO(what);
   const layout l = make_layout(p);
@@ -137,6 +155,7 @@ void check_layout(const argx::detail::plan& p, const std::string& what) {
   }
   CHECK(static_cast<std::int64_t>(seen_outputs.size()) == p.outputs);
   check_virtual_walks(p, l, shift);
+  check_memory_order(l);
 }
 
 }  // namespace
