@@ -344,6 +344,10 @@ std::vector<recipe> recipes(argx::dtype t) {
       {"rows_interleaved", {6001, 2}, view::contiguous, {1}, data::nan},
       {"rows_interleaved", {6001, 4}, view::contiguous, {1}, data::any},
       {"rows_across", {3001, 40}, view::contiguous, {1}, data::any},
+      // Rows of three 32-byte vectors (a walk compiled for that count): the last one
+      // overlapping the one before, or not.
+      {"rows_across (three vectors a row)", {3001, elems(88)}, view::contiguous, {1}, data::any},
+      {"rows_special (three vectors a row)", {3001, elems(96)}, view::contiguous, {1}, data::nan},
       {"rows_special", {3001, 40}, view::contiguous, {1}, data::nan},
       {"rows_scan", {301, elems(2048) + 5}, view::contiguous, {1}, data::any},
       {"rows_split", {2, elems(200 << 10) + 3}, view::contiguous, {1}, data::any},
