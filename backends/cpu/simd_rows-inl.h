@@ -529,9 +529,10 @@ void rows_from(const void* data, std::int64_t count, std::int64_t row_stride, st
       a.run(base, count, row_stride, out, scan);
     };
     // 64-bit rows of three vectors (9-12 elements) compiled with the count too: in the
-    // walk of any count they took 1.6x the time (float64 rows of 11). Not for the other
-    // sizes: a fourth count in their rows_from laid out their short rows' loop anew
-    // (int8 rows of 2 1.07-1.09x slower, uint16 and int16 rows of 5-6 up to 1.25x).
+    // walk of any count they took 1.4-1.6x the time (float64 rows of 11). Not for the
+    // other sizes here: a fourth count in their rows_from laid out their short rows' loop
+    // anew (int16 and uint16 rows of 5-6 up to 1.25x slower). rows_looking, a function of
+    // its own, has it for every size.
     if constexpr (sizeof(T) == 8)
       if (chunks == 3) return across(std::integral_constant<size_t, 3>{});
     switch (chunks) {
