@@ -176,9 +176,8 @@ void rows_merge_range(const job& j, std::int64_t n, std::int64_t pos_u, const ro
 /// Outputs [o0, o1) of a rows-merge layout whose rows (n elements, pos_u positions apart)
 /// are 64 bytes to one lanes call long: each output's rows are the rows of one lanes call
 /// (a lane a position along them, walked down the other reduced dims in position order),
-/// and its lanes' bests are
-/// merged by position. The rows kernel would reduce each short row across, paying a
-/// horizontal reduction a row.
+/// and its lanes' bests are merged by position. The rows kernel would reduce each short row
+/// across, paying a horizontal reduction a row.
 void rows_merge_lanes(const job& j, std::int64_t n, std::int64_t pos_u, const row_walk& w, std::int64_t o0,
                       std::int64_t o1) {
   const plan& p = j.p;
