@@ -89,6 +89,11 @@ __device__ __forceinline__ void run_team_items(const layout& l, const device_out
 
 // ---- slices of runs: a block per (slice, split) --------------------------------------------------
 
+/// Bounds of the interleaved pieces of a one-run slice (run_block_items): scan_run counts
+/// slots and its stride in int.
+inline constexpr std::int64_t interleaved_run_max_slots = std::int64_t(1) << 30;
+inline constexpr std::int64_t interleaved_run_max_splits = std::int64_t(1) << 18;
+
 /// How a block walk keeps its best. Ordered walks (positions rise with the walk) keep the
 /// best slot and find the element at the end, in traversal indices with the layout's tie
 /// rule; unordered ones (the unit-stride axis moved last) search each slot that can win and
@@ -142,10 +147,18 @@ __device__ __forceinline__ void run_block_items(const layout& l, const device_ou
     auto best = Walk::start(l, w);
     if constexpr (!Short) {  // long runs: slots [k0, k1), run after run
       const std::int64_t all = w.runs * slots_per_run, k0 = s * chunk, k1 = k0 + chunk < all ? k0 + chunk : all;
-      for (std::int64_t q = k0 / slots_per_run; q * slots_per_run < k1; ++q) {
-        const std::int64_t v0 = k0 > q * slots_per_run ? k0 - q * slots_per_run : 0, v1 = k1 - q * slots_per_run;
-        scan_run<D, arch::run_unroll, Plain>(run_slots<D>::at(slice, l, w, q), q, v0, v1, threadIdx.x, blockDim.x,
-                                             l.keys, best);
+      if (w.runs == 1 && splits > 1 && all <= interleaved_run_max_slots && splits <= interleaved_run_max_splits) {
+        // A slice of one run: piece s takes every splits-th stretch of a block's slots, so
+        // that its blocks read the run together, front to back, as the ceiling does.
+        scan_run<D, arch::run_unroll, Plain>(run_slots<D>::at(slice, l, w, 0), 0, 0, all,
+                                             static_cast<int>(s) * blockDim.x + threadIdx.x,
+                                             static_cast<int>(splits) * blockDim.x, l.keys, best);
+      } else {
+        for (std::int64_t q = k0 / slots_per_run; q * slots_per_run < k1; ++q) {
+          const std::int64_t v0 = k0 > q * slots_per_run ? k0 - q * slots_per_run : 0, v1 = k1 - q * slots_per_run;
+          scan_run<D, arch::run_unroll, Plain>(run_slots<D>::at(slice, l, w, q), q, v0, v1, threadIdx.x, blockDim.x,
+                                               l.keys, best);
+        }
       }
     } else {
       const std::int64_t q1 = (s + 1) * chunk < w.runs ? (s + 1) * chunk : w.runs;

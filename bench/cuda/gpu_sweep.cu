@@ -12,13 +12,17 @@
 // sweep_report.py, which reads this program's JSON.
 //
 //   gpu_sweep [--cases N] [--small N] [--seed S] [--out FILE.json] [--only ID] [--variant V]
-//             [--host-costs 1]
+//             [--host-costs 1] [--host-steps 1]
 // (--only times one case, argx::cuda alone, a few times: for the profiler. --variant times
 // every call with another launch than argx's choice, to weigh a launch rule: "unsplit"
 // (splits of a slice or column tile taken away, where the kernel allows), "tiny" (a thread
 // a slice, for ordered layouts), "windows" (rows held in registers by the window kernel where
-// argx stages them in shared memory). --host-costs prints the host time of the runtime calls a
-// call makes, one by one.)
+// argx stages them in shared memory), "more-splits" (split slices of long runs cut into 4x
+// the pieces); "flat-scan" times flat reductions from 1 MiB to 1 GiB instead of the sweep
+// (GPU time of argx, of 4x and 1/2x its pieces, and of the ceiling: the fixed cost and the
+// streaming rate apart). --host-costs prints the host time of the runtime calls a call
+// makes, one by one; --host-steps the host time of each step of a call, case by case, on
+// the small cases.)
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -31,7 +35,11 @@
 
 #include <argx/argx.hpp>
 
+#include "../../backends/common/visit_dtype.hpp"
+#include "../../backends/cuda/call.hpp"
 #include "../../backends/cuda/dispatch.hpp"
+#include "../../backends/cuda/enqueue.hpp"
+#include "../../backends/cuda/workspace.hpp"
 #include "../sweep/sweep_cases.hpp"
 #include "bench_kernels.cuh"
 
@@ -138,6 +146,136 @@ void host_costs(void* device_ptr, cudaStream_t stream) {
   cudaEventDestroy(ev);
 }
 
+// An empty kernel that takes a layout by value, as argx's kernels do.
+__global__ void layout_kernel(layout) {}
+
+// Host microseconds of each step of argx::reduce on the cuda backend (the steps of
+// run_cuda, one by one), for each case: median of 200 calls queued behind a spin, so the
+// GPU's queue never drains and never fills.
+void host_steps(run_state& st, const std::vector<argx::sweep::sweep_case>& cases) {
+  namespace gpu = argx::detail::gpu;
+  const auto median_us = [&](auto&& f) {
+    for (int i = 0; i < 5; ++i) f();
+    check(cudaStreamSynchronize(st.stream), "host steps");
+    argx_bench::spin_kernel<<<1, 1, 0, st.stream>>>(20000000);  // 20 ms
+    std::vector<double> t;
+    for (int i = 0; i < 200; ++i) {
+      const auto a = std::chrono::steady_clock::now();
+      f();
+      t.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - a).count());
+    }
+    check(cudaStreamSynchronize(st.stream), "host steps");
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  };
+  const char* names[] = {"call", "plan", "gpu_call", "layout", "launch_for", "workspace", "enqueue", "empty",
+                         "layout_param", "steps_sum"};
+  constexpr int steps = 10;
+  std::vector<std::vector<double>> all(steps);
+  std::printf("host steps (us):");
+  for (const char* n : names) std::printf(" %s", n);
+  std::printf("\n");
+  for (const auto& c : cases) {
+    const argx::tensor_view x = c.view_of(st.buffer, argx::memory_space::device);
+    const argx::spec s = c.spec();
+    const auto out = argx::make_output(st.indices, argx::output_shape(x, s), argx::memory_space::device);
+    const argx::detail::plan p = argx::detail::make_plan(x, c.op, s);
+    const argx::detail::outputs outs{st.indices, nullptr, argx::memory_space::device, argx::memory_space::host};
+    const gpu::layout l = gpu::make_layout(p);
+    const gpu::launch_config lc = gpu::launch_for(p);
+    const bool needs_ws = lc.counters > 0 || lc.slots > 0 || lc.partials > 0;
+    gpu::workspace_lease held{};
+    if (needs_ws) held = gpu::workspace(0, st.stream, nullptr, lc.counters, lc.slots, lc.partials);
+    gpu::device_outputs targets{};
+    {
+      gpu::gpu_call call(p, outs, st.stream, "cuda");
+      targets = call.targets();
+    }
+    double v[steps] = {};
+    v[0] = median_us([&] { argx::reduce(argx::cuda.on(st.stream), c.op, x, out, nullptr, s); });
+    v[1] = median_us([&] { volatile auto k = argx::detail::make_plan(x, c.op, s).kind; (void)k; });
+    v[2] = median_us([&] {
+      gpu::gpu_call call(p, outs, st.stream, "cuda");
+      call.finish();
+    });
+    v[3] = median_us([&] { volatile auto k = gpu::make_layout(p).outputs; (void)k; });
+    v[4] = median_us([&] { volatile auto k = gpu::launch_for(p).blocks; (void)k; });
+    if (needs_ws)
+      v[5] = median_us([&] { gpu::workspace_done(gpu::workspace(0, st.stream, nullptr, lc.counters, lc.slots, lc.partials), st.stream); });
+    v[6] = median_us([&] {
+      argx::detail::visit_dtype(l.type, [&](auto d) { gpu::enqueue<decltype(d)::value>(lc, l, targets, held.ptrs, st.stream); });
+    });
+    v[7] = median_us([&] { argx_bench::empty_kernel<<<1, 1, 0, st.stream>>>(); });
+    v[8] = median_us([&] { layout_kernel<<<1, 1, 0, st.stream>>>(l); });
+    v[9] = v[2] + v[3] + v[4] + v[5] + v[6];
+    if (needs_ws) gpu::workspace_done(held, st.stream);
+    check(cudaStreamSynchronize(st.stream), "host steps");
+    std::printf("%6d", c.id);
+    for (int i = 0; i < steps; ++i) {
+      std::printf(" %6.2f", v[i]);
+      all[i].push_back(v[i]);
+    }
+    std::printf("  %s\n", gpu::describe(lc).c_str());
+  }
+  std::printf("median");
+  for (auto& a : all) {
+    std::sort(a.begin(), a.end());
+    std::printf(" %6.2f", a[a.size() / 2]);
+  }
+  std::printf("\n");
+}
+
+// Split slices of runs cut into `F` times as many pieces (F < 0: -F times fewer).
+template <int F>
+launch_config resplit(const layout& l, const launch_config& c, const residency&, const device_limits&) {
+  if (c.kernel != kernel_kind::runs_block || c.run_stream || c.splits <= 1) return c;
+  const std::int64_t units = c.chunk * c.splits;
+  launch_config u = c;
+  const std::int64_t splits = F > 0 ? c.splits * F : std::max<std::int64_t>(1, c.splits / -F);
+  u.chunk = ceil_div(units, splits);
+  u.splits = ceil_div(units, u.chunk);
+  u.blocks = l.outputs * u.splits;
+  u.counters = u.splits > 1 ? static_cast<std::size_t>(l.outputs) : 0;
+  u.partials = u.splits > 1 ? static_cast<std::size_t>(l.outputs * u.splits) : 0;
+  return u;
+}
+
+// GPU time of flat reductions by size (float32, int8, int64; 1 MiB to 1 GiB), for the
+// fixed cost and the streaming rate apart: argx as chosen, with 4x and 1/2x its splits,
+// and the ceiling kernel over the same bytes.
+void flat_scan(run_state& st) {
+  using argx::detail::gpu::launch_rewritten;
+  std::printf("flat scan: dtype MiB | GPU us: ceiling argx splits*4 splits/2 | call us: ceiling argx | launch\n");
+  for (argx::dtype t : {argx::dtype::f32, argx::dtype::i8, argx::dtype::i64})
+    for (int k = 0; k <= 10; ++k) {
+      const std::int64_t bytes = std::int64_t(1) << (20 + k), n = bytes / static_cast<std::int64_t>(argx::size_of(t));
+      const argx::tensor_view x{st.buffer, t, argx::shape{n}, argx::shape{1}, argx::memory_space::device};
+      const auto out = argx::make_output(st.indices, argx::shape{}, argx::memory_space::device);
+      const auto call = [&] { argx::reduce(argx::cuda.on(st.stream), argx::op::argmax, x, out, nullptr, argx::spec{}); };
+      const std::size_t n16 = static_cast<std::size_t>(bytes / 16);
+      const auto ceiling_call = [&] {
+        argx_bench::move_ceiling<<<st.ceiling_blocks, 256, 0, st.stream>>>(static_cast<const uint4*>(st.buffer), n16,
+                                                                            reinterpret_cast<uint4*>(st.other), 1, st.sink);
+      };
+      const double roof = st.tm.queued(ceiling_call).gpu_ms * 1e3, mine = st.tm.queued(call).gpu_ms * 1e3;
+      double more = 0, fewer = 0;
+      {
+        const launch_rewritten r(resplit<4>);
+        more = st.tm.queued(call).gpu_ms * 1e3;
+      }
+      {
+        const launch_rewritten r(resplit<-2>);
+        fewer = st.tm.queued(call).gpu_ms * 1e3;
+      }
+      const double roof_call = st.tm.median_ms(ceiling_call) * 1e3, mine_call = st.tm.median_ms(call) * 1e3;
+      const argx::detail::plan p = argx::detail::make_plan(x, argx::op::argmax, argx::spec{});
+      std::printf("flat %-8s %5lld | %8.1f %8.1f %8.1f %8.1f | %8.1f %8.1f | %s\n", std::string(argx::name(t)).c_str(),
+                  static_cast<long long>(bytes >> 20), roof, mine, more, fewer, roof_call, mine_call,
+                  argx::detail::gpu::describe(argx::detail::gpu::launch_for(p)).c_str());
+      std::fflush(stdout);
+    }
+}
+
 // Times one case; appends its JSON object to `json`. Returns false on a mismatch.
 bool run_case(run_state& st, const argx::sweep::sweep_case& c, bool small, bool only, std::string& json) {
   const argx::tensor_view x = c.view_of(st.buffer, argx::memory_space::device);
@@ -197,7 +335,7 @@ bool run_case(run_state& st, const argx::sweep::sweep_case& c, bool small, bool 
 int main(int argc, char** argv) {
   int count = 320, small_count = 40, only = -1;
   std::uint64_t seed = 13;
-  std::string out_path = "gpu-sweep.json", variant, costs;
+  std::string out_path = "gpu-sweep.json", variant, costs, steps;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--cases")) count = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--small")) small_count = std::atoi(argv[i + 1]);
@@ -206,9 +344,11 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--only")) only = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--variant")) variant = argv[i + 1];
     else if (!std::strcmp(argv[i], "--host-costs")) costs = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--host-steps")) steps = argv[i + 1];
   }
   using argx::detail::gpu::launch_rewritten;
-  const launch_rewritten rewrite(variant == "unsplit" ? unsplit
+  const launch_rewritten rewrite(variant == "unsplit"  ? unsplit
+                                 : variant == "more-splits" ? resplit<4>
                                  : variant == "tiny"  ? tiny
                                  : variant == "windows" ? windows
                                                         : nullptr);
@@ -238,6 +378,14 @@ int main(int argc, char** argv) {
   check(cudaGetLastError(), "fill");
 
   if (!costs.empty()) host_costs(st.buffer, st.stream);
+  if (!steps.empty()) {
+    host_steps(st, small_cases);
+    return 0;
+  }
+  if (variant == "flat-scan") {
+    flat_scan(st);
+    return 0;
+  }
   if (only >= 0) {
     st.tm.max_reps = 3;
     std::string ignored = "[";

@@ -180,12 +180,12 @@ const std::vector<std::string>& kernel_paths() {
   static const std::vector<std::string> all = {
       "tiny_rows", "windows lanes=1 slots=2", "windows lanes=2-16 slots=4", "windows lanes=2-16 slots=8", "windows lanes=32 slots=8",
       "staged_rows",
-      "runs_team lanes=2-16 short", "runs_team lanes=32", "runs_team lanes=32 short", "runs_block", "runs_block split",
+      "runs_team lanes=2-16 short", "runs_team lanes=32", "runs_team lanes=32 short", "runs_block", "runs_block split", "runs_block split interleaved",
       "runs_block short split", "columns aligned", "columns shifted", "columns shifted packed",
       "columns shifted packed atomic", "columns shifted atomic", "columns aligned partials", "columns shifted partials",
       "columns aligned partials window", "columns shifted packed partials window", "columns aligned packed partials window",
       "columns aligned partials folded", "columns shifted partials folded",
-      "runs_unordered split", "runs_unordered short split", "runs_unordered dense", "runs_unordered dense split", "elements_team", "elements_block split",
+      "runs_unordered split", "runs_unordered short split", "runs_unordered dense", "runs_unordered dense split interleaved", "elements_team", "elements_block split",
       "tiny_slices", "tiny_rows memory", "tiny_slices memory"};
   return all;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../../backends/cuda/dispatch.hpp"
+#include "../../backends/cuda/tuning.hpp"
 #include "cases.hpp"
 #include "compare.hpp"
 #include "element_bits.hpp"
@@ -76,10 +77,18 @@ TEST_CASE("classes: ties and NaN exactly at the split points the launch chose") 
         answer_teams.insert(cfg.answers_by_block ? "block" : std::to_string(1 << cfg.answer_team_log2));
       const std::int64_t inner = strided ? e[2] : 1;
       const std::int64_t row = e.size() == 2 ? e[1] : 0;  // put the peaks in the last row
-      // Pieces are whole 16-byte slots of a one-run slice, or rows of columns.
+      // Pieces are rows of columns, or of a one-run slice, every splits-th stretch of a
+      // block's 16-byte slots: boundaries between neighbouring pieces and, past the
+      // last piece's first stretch, where the first piece takes over again.
       const std::int64_t unit = strided ? 1 : 16 / static_cast<std::int64_t>(argx::size_of(t));
-      for (std::int64_t k = 1; k < cfg.splits; k += (cfg.splits + 6) / 7) {
-        const std::int64_t b = k * cfg.chunk * unit;
+      const std::int64_t stretch = strided ? cfg.chunk : argx::detail::gpu::tune::threads;
+      const std::int64_t boundaries = strided ? cfg.splits : 2 * cfg.splits + 1;
+      if (!strided) REQUIRE(cfg.kernel == argx::detail::gpu::kernel_kind::runs_block);
+      std::vector<std::int64_t> ks;
+      for (std::int64_t k = 1; k < boundaries; k += (boundaries + 6) / 7) ks.push_back(k);
+      if (!strided) ks.push_back(cfg.splits);  // the last piece's first stretch, then the first piece's second
+      for (const std::int64_t k : ks) {
+        const std::int64_t b = k * stretch * unit;
         host_tensor y = x;
         y.storage = std::make_shared<std::vector<unsigned char>>(*x.storage);
         y.view.data = y.storage->data();

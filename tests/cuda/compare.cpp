@@ -67,6 +67,12 @@ std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
     case kernel_kind::elements_block: path = "elements_block"; break;
   }
   if (c.splits > 1) path += " split";
+  // Pieces of a slice of one long run are interleaved stretches of it (run_items.cuh).
+  const bool long_runs = (c.kernel == kernel_kind::runs_block || c.kernel == kernel_kind::runs_unordered) && !c.run_stream;
+  if (long_runs && c.splits > 1) {
+    const auto l = argx::detail::gpu::make_layout(p);
+    if (l.reduce == l.run_length()) path += " interleaved";
+  }
   if (c.memory_order) path += " memory";
   return path;
 }

@@ -39,7 +39,7 @@ struct split_call {
   explicit split_call(rng& r) : x(random_tensor(r, dtype::f32, {4096, 1000})), in(x.storage->size()) {
     in.upload(x.storage->data(), x.storage->size());
     want = reduce_on(argx::backend::seq, argx::op::argmax, x).indices[0];
-    REQUIRE(path_of(argx::op::argmax, x, {}) == "runs_block split");
+    REQUIRE(path_of(argx::op::argmax, x, {}) == "runs_block split interleaved");
   }
   void run(cudaStream_t s) {
     argx::argmax(argx::cuda.on(s), argx::make_view(static_cast<const float*>(in.data()), {4096, 1000}, argx::memory_space::device),
