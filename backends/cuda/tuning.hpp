@@ -75,7 +75,8 @@ struct sm90 {
   /// run_unroll loads a lane, which a run of 2 slots a lane cannot fill).
   static constexpr std::int64_t stream_max_slots_per_lane = 2;
   /// Blocks of the team-per-slice run kernel a multiprocessor keeps: its teams wait on one
-  /// slice each, so residency is what keeps loads in flight. No sweep of its own recorded.
+  /// slice each, so residency is what keeps loads in flight. No sweep of its own recorded;
+  /// ptxas (float32, NOTES v6.17): 3 blocks spill 168-192 bytes, 4 blocks 348-364.
   static constexpr int runs_team_min_resident = 2;
   /// Blocks of the block-per-slice run kernel a multiprocessor keeps (register budget).
   /// NOTES v6, found (3): at 3 blocks (80 registers) the walk over runs with masked edges
