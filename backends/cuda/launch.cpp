@@ -231,9 +231,12 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
                                  static_cast<std::int64_t>(d.multiprocessors) * T::bytes_in_flight_per_sm;
   if (l.ordered && l.reduce <= int32_max && (teams_fill || warp_covers || warps_suffice)) {
     c.kernel = kernel_kind::runs_team;
-    c.team_log2 = team_log2;
-    c.run_stream = run_slots <= T::stream_max_slots_per_lane << team_log2;
-    const std::int64_t teams_per_block = c.threads >> team_log2;
+    // Slices of up to a few KiB: teams of half those lanes, twice the slots a lane in
+    // flight and two slices a warp folded at once (a team's fold and store are a chain of
+    // instructions a slice that nothing else overlaps).
+    c.team_log2 = team_log2 > 0 && slice_slots <= T::team_halved_max_slots ? team_log2 - 1 : team_log2;
+    c.run_stream = run_slots <= T::stream_max_slots_per_lane << c.team_log2;
+    const std::int64_t teams_per_block = c.threads >> c.team_log2;
     const std::int64_t waves = static_cast<std::int64_t>(d.multiprocessors) * r.runs_team * T::runs_team_waves;
     c.blocks = std::max<std::int64_t>(1, std::min(ceil_div(l.outputs, teams_per_block), waves));
     return c;

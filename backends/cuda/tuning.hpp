@@ -199,6 +199,14 @@ struct sm90 {
   /// 101 x 359 x 61 x 79 x 4 0.94-0.97x; up to 256 adds float16 dims {0,2} of
   /// 1025 x 1648 x 33 only (and would take rows of 32768 floats, 87% of the ceiling with blocks).
   static constexpr int team_max_slots_per_lane = 128;
+  /// Slices of at most this many slots take teams of half the lanes the rule above gives
+  /// (whichever made the team kernel take them). NOTES v6.17 (H100 sweep, every team launch
+  /// halved against as chosen, two runs of the latter): slices of 18-514 slots 0.71-0.99x
+  /// the GPU time (int16 rows of 2048 of a 14123 x 2 x 7 x 2048 view 440 -> 320 us, int64
+  /// rows of 574 68.4 -> 58.0 us, rows of 257 slots 0.73-0.96x), of 2050-3150 slots
+  /// 0.93-0.99x, of 3019-8087 slots 1.02-1.05x (int16 rows of 27360, 2049 of them, 1.05x:
+  /// half the blocks); two inputs under 1 MiB of 24 and 48 slots 1.03x (0.1-0.2 us).
+  static constexpr std::int64_t team_halved_max_slots = 1024;
   /// The team run kernel's grid: up to this many waves of its resident blocks (its teams
   /// take slices in turn). No sweep recorded.
   static constexpr int runs_team_waves = 2;

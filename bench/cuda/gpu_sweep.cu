@@ -18,7 +18,8 @@
 // (splits of a slice or column tile taken away, where the kernel allows), "tiny" (a thread
 // a slice, for ordered layouts), "windows" (rows held in registers by the window kernel where
 // argx stages them in shared memory), "more-splits" (split slices of long runs cut into 4x
-// the pieces); "flat-scan" times flat reductions from 1 MiB to 1 GiB instead of the sweep
+// the pieces), "team-narrower" / "team-waves" (team launches with teams of half the lanes,
+// or 4x the blocks); "flat-scan" times flat reductions from 1 MiB to 1 GiB instead of the sweep
 // (GPU time of argx, of 4x and 1/2x its pieces, and of the ceiling: the fixed cost and the
 // streaming rate apart). --host-costs prints the host time of the runtime calls a call
 // makes, one by one; --host-steps the host time of each step of a call, case by case, on
@@ -39,6 +40,7 @@
 #include "../../backends/cuda/call.hpp"
 #include "../../backends/cuda/dispatch.hpp"
 #include "../../backends/cuda/enqueue.hpp"
+#include "../../backends/cuda/tuning.hpp"
 #include "../../backends/cuda/workspace.hpp"
 #include "../sweep/sweep_cases.hpp"
 #include "bench_kernels.cuh"
@@ -240,6 +242,25 @@ launch_config resplit(const layout& l, const launch_config& c, const residency&,
   return u;
 }
 
+// Team launches (a team of lanes a slice) with teams of half the lanes (Narrower), or with
+// four times the blocks (more waves of them), to weigh two untuned knobs of the team rule.
+template <bool Narrower>
+launch_config team_variant(const layout& l, const launch_config& c, const residency& r, const device_limits& d) {
+  if (c.kernel != kernel_kind::runs_team) return c;
+  using hopper = argx::detail::gpu::tune::for_arch<90>;
+  launch_config u = c;
+  const std::int64_t waves = static_cast<std::int64_t>(d.multiprocessors) * r.runs_team * hopper::runs_team_waves;
+  if (Narrower) {
+    if (c.team_log2 == 0) return c;
+    u.team_log2 = c.team_log2 - 1;
+    u.run_stream = c.run_slots <= hopper::stream_max_slots_per_lane << u.team_log2;
+    u.blocks = std::max<std::int64_t>(1, std::min(ceil_div(l.outputs, c.threads >> u.team_log2), waves));
+  } else {
+    u.blocks = std::max<std::int64_t>(1, std::min(ceil_div(l.outputs, c.threads >> c.team_log2), 4 * waves));
+  }
+  return u;
+}
+
 // GPU time of flat reductions by size (float32, int8, int64; 1 MiB to 1 GiB), for the
 // fixed cost and the streaming rate apart: argx as chosen, with 4x and 1/2x its splits,
 // and the ceiling kernel over the same bytes.
@@ -349,6 +370,8 @@ int main(int argc, char** argv) {
   using argx::detail::gpu::launch_rewritten;
   const launch_rewritten rewrite(variant == "unsplit"  ? unsplit
                                  : variant == "more-splits" ? resplit<4>
+                                 : variant == "team-narrower" ? team_variant<true>
+                                 : variant == "team-waves" ? team_variant<false>
                                  : variant == "tiny"  ? tiny
                                  : variant == "windows" ? windows
                                                         : nullptr);

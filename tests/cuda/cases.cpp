@@ -63,7 +63,7 @@ std::vector<shape_case> cases() {
   cs.push_back({"rows of a reversed outer dim", {500, 45}, {1}, v::flip_first});
   cs.push_back({"rows repeated along a broadcast kept dim", {1, 700, 43}, {2}, v::broadcast_kept});
   // rows of a few KiB, over a thousand of them: a warp each, not a block
-  cs.push_back({"rows 1300x3001 (a warp a row)", {1300, 3001}, {1}});
+  cs.push_back({"rows 1300x3001 (a team of lanes a row)", {1300, 3001}, {1}});
   cs.push_back({"reversed rows 1400x2000 (a warp a row)", {1400, 2000}, {1}, v::flip_last});
   // several reduced dims with a contiguous last one: runs of a slice, short and long
   cs.push_back({"dims 0 and 2, short runs", {30, 500, 7}, {0, 2}});
@@ -165,6 +165,9 @@ std::vector<shape_case> cases() {
   cs.push_back({"rows of 3 of a transposed 12000x40x3 (tiny rows in memory order)", {12000, 40, 3}, {2}, v::transpose01});
   cs.push_back({"dims 0 and 2 of a reversed 60000x6x2x2 (tiny slices in memory order)", {60000, 6, 2, 2}, {0, 2},
                 v::reverse_dims});
+  // slices of more than 1024 slots a team of 32 lanes (shorter ones take half a warp)
+  cs.push_back({"rows 1300x4500 (a warp a row)", {1300, 4500}, {1}});
+  cs.push_back({"dims 0 and 2, a warp a slice of 100 short runs", {100, 1300, 70}, {0, 2}});
   return cs;
 }
 
