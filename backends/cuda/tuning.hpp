@@ -200,7 +200,7 @@ struct sm90 {
   /// 1025 x 1648 x 33 only (and would take rows of 32768 floats, 87% of the ceiling with blocks).
   static constexpr int team_max_slots_per_lane = 128;
   /// Slices of at most this many slots take teams of half the lanes the rule above gives
-  /// (whichever made the team kernel take them). NOTES v6.17 (H100 sweep, every team launch
+  /// (whichever made the team kernel take them). NOTES v6.18 (H100 sweep, every team launch
   /// halved against as chosen, two runs of the latter): slices of 18-514 slots 0.71-0.99x
   /// the GPU time (int16 rows of 2048 of a 14123 x 2 x 7 x 2048 view 440 -> 320 us, int64
   /// rows of 574 68.4 -> 58.0 us, rows of 257 slots 0.73-0.96x), of 2050-3150 slots

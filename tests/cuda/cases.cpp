@@ -62,9 +62,10 @@ std::vector<shape_case> cases() {
   cs.push_back({"reversed long rows", {3, 70001}, {1}, v::flip_last});
   cs.push_back({"rows of a reversed outer dim", {500, 45}, {1}, v::flip_first});
   cs.push_back({"rows repeated along a broadcast kept dim", {1, 700, 43}, {2}, v::broadcast_kept});
-  // rows of a few KiB, over a thousand of them: a warp each, not a block
+  // rows of a few KiB, over a thousand of them: a team of lanes each (half a warp up to
+  // 1024 slots), not a block
   cs.push_back({"rows 1300x3001 (a team of lanes a row)", {1300, 3001}, {1}});
-  cs.push_back({"reversed rows 1400x2000 (a warp a row)", {1400, 2000}, {1}, v::flip_last});
+  cs.push_back({"reversed rows 1400x2000 (a team of lanes a row)", {1400, 2000}, {1}, v::flip_last});
   // several reduced dims with a contiguous last one: runs of a slice, short and long
   cs.push_back({"dims 0 and 2, short runs", {30, 500, 7}, {0, 2}});
   cs.push_back({"dims 0 and 2, runs of 33", {40, 300, 33}, {0, 2}});
