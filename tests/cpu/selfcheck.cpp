@@ -371,6 +371,15 @@ std::vector<recipe> recipes(argx::dtype t) {
       {"lanes_few_rows (16 rows)", {700, 16, 20}, view::contiguous, {1}, data::any},
       {"lanes_few_rows (rows 64 positions apart)", {4, 50, 64}, view::contiguous, {0, 2}, data::nan},
       {"lanes_few_rows lanes_buffered (3 rows)", {300, 40, 3}, view::fortran, {2}, data::many_nan},
+      // Buffered lanes whose kept dims continue one another in the outputs: one run of 21
+      // items a lane, a call per coordinate of dim 1; 1100 lanes whose items follow them in
+      // memory (whole tiles); 1100 lanes in narrower tiles (about 370 lanes) whose runs of
+      // 91 items take two batches, the second starting inside a row.
+      {"lanes_buffered (a run over two kept dims)", {300, 7, 3, 3}, view::fortran, {3}, data::any},
+      {"lanes_buffered (items next to the lanes in memory)", {1100, 13, 7, 2}, view::fortran, {3}, data::nan},
+      {"lanes_buffered (narrower tiles, runs split inside a row)", {1100, 2, 13, 7}, view::fortran, {1}, data::nan},
+      // Lanes 12 outputs apart and runs of 12: still buffered (dims 2 and 3 make the run).
+      {"lanes_buffered (lanes as many outputs apart as a run)", {16, 5, 4, 3}, view::fortran, {1}, data::any},
       {"lanes_narrow (chunks joined)", {1500, 40}, view::contiguous, {0}, data::any},
       {"lanes_scalar (the last tile)", {20, cpu_lanes_max(e) + 3}, view::contiguous, {0}, data::any},
       {"lanes_combined lanes_rest", {2001, 3}, view::contiguous, {0}, data::any},
