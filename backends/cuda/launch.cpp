@@ -235,6 +235,12 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
     // flight and two slices a warp folded at once (a team's fold and store are a chain of
     // instructions a slice that nothing else overlaps).
     c.team_log2 = team_log2 > 0 && slice_slots <= T::team_halved_max_slots ? team_log2 - 1 : team_log2;
+    // And half as many again up to a few thousand slots, while the narrower teams' blocks
+    // still give every multiprocessor one (fewer slices than that: the lanes are the
+    // parallelism).
+    if (c.team_log2 > 0 && slice_slots <= T::team_narrowed_max_slots &&
+        ceil_div(l.outputs, c.threads >> (c.team_log2 - 1)) >= d.multiprocessors)
+      --c.team_log2;
     c.run_stream = run_slots <= T::stream_max_slots_per_lane << c.team_log2;
     const std::int64_t teams_per_block = c.threads >> c.team_log2;
     const std::int64_t waves = static_cast<std::int64_t>(d.multiprocessors) * r.runs_team * T::runs_team_waves;

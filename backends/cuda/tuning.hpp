@@ -207,6 +207,15 @@ struct sm90 {
   /// 0.93-0.99x, of 3019-8087 slots 1.02-1.05x (int16 rows of 27360, 2049 of them, 1.05x:
   /// half the blocks); two inputs under 1 MiB of 24 and 48 slots 1.03x (0.1-0.2 us).
   static constexpr std::int64_t team_halved_max_slots = 1024;
+  /// Slices of at most this many slots take teams of half the lanes again (after the
+  /// halving above), where the narrower teams' blocks still number one a multiprocessor.
+  /// NOTES v6.19 (H100 sweep, every team launch halved once more against as chosen, and a
+  /// second run as chosen for the noise): where those blocks fill the multiprocessors,
+  /// slices of 10-1024 slots 0.73-1.04x the GPU time (int16 rows of 4097 of a 53 x 13 x 7 x
+  /// 4097 view 0.73x, int64 dim 0 of 574 x 2025 x 11 0.87x; int64 rows of 1024, 1.04x, its
+  /// noise 1.06x), of 2048-3138 slots 0.92-0.99x; bfloat16 rows of 64687 (8086 slots)
+  /// 1.05x; where they do not (1-129 blocks), 0.98-1.28x (uint8 dim 0 of 6272 x 1216 1.28x).
+  static constexpr std::int64_t team_narrowed_max_slots = 4096;
   /// The team run kernel's grid: up to this many waves of its resident blocks (its teams
   /// take slices in turn). No sweep recorded.
   static constexpr int runs_team_waves = 2;

@@ -166,7 +166,8 @@ std::vector<shape_case> cases() {
   cs.push_back({"rows of 3 of a transposed 12000x40x3 (tiny rows in memory order)", {12000, 40, 3}, {2}, v::transpose01});
   cs.push_back({"dims 0 and 2 of a reversed 60000x6x2x2 (tiny slices in memory order)", {60000, 6, 2, 2}, {0, 2},
                 v::reverse_dims});
-  // slices of more than 1024 slots a team of 32 lanes (shorter ones take half a warp)
+  // slices of more than 1024 slots a team of 32 lanes (shorter ones take half a warp; too
+  // few slices for teams of half that to give every multiprocessor a block)
   cs.push_back({"rows 1300x4500 (a warp a row)", {1300, 4500}, {1}});
   cs.push_back({"dims 0 and 2, a warp a slice of 100 short runs", {100, 1300, 70}, {0, 2}});
   return cs;
