@@ -145,8 +145,8 @@ __device__ __forceinline__ void run_block_items(const layout& l, const device_ou
     const std::int64_t o = item / splits, s = item - o * splits;
     const B* slice = base + l.slice_offset(o);
     auto best = Walk::start(l, w);
-    if constexpr (!Short) {  // long runs: slots [k0, k1), run after run
-      const std::int64_t all = w.runs * slots_per_run, k0 = s * chunk, k1 = k0 + chunk < all ? k0 + chunk : all;
+    if constexpr (!Short) {  // long runs
+      const std::int64_t all = w.runs * slots_per_run;
       if (w.runs == 1 && splits > 1 && all <= interleaved_run_max_slots && splits <= interleaved_run_max_splits) {
         // A slice of one run: piece s takes every splits-th stretch of a block's slots, so
         // that its blocks read the run together, front to back (contiguous shares, each
@@ -154,7 +154,8 @@ __device__ __forceinline__ void run_block_items(const layout& l, const device_ou
         scan_run<D, arch::run_unroll, Plain>(run_slots<D>::at(slice, l, w, 0), 0, 0, all,
                                              static_cast<int>(s) * blockDim.x + threadIdx.x,
                                              static_cast<int>(splits) * blockDim.x, l.keys, best);
-      } else {
+      } else {  // slots [k0, k1), run after run
+        const std::int64_t k0 = s * chunk, k1 = k0 + chunk < all ? k0 + chunk : all;
         for (std::int64_t q = k0 / slots_per_run; q * slots_per_run < k1; ++q) {
           const std::int64_t v0 = k0 > q * slots_per_run ? k0 - q * slots_per_run : 0, v1 = k1 - q * slots_per_run;
           scan_run<D, arch::run_unroll, Plain>(run_slots<D>::at(slice, l, w, q), q, v0, v1, threadIdx.x, blockDim.x,

@@ -40,6 +40,7 @@ std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
   // alignment of the data pointer relative to 16 bytes (device allocations are aligned).
   argx::detail::plan p = argx::detail::make_plan(x.view, o, s);
   p.data = reinterpret_cast<const void*>(std::uintptr_t(0x10000) + static_cast<std::uintptr_t>(x.data_offset()));
+  const auto l = argx::detail::gpu::make_layout(p);
   const auto c = argx::detail::gpu::launch_for(p);
   auto lanes = [&](int log2) { return log2 == 0 ? std::string(" lanes=1") : log2 == 5 ? " lanes=32" : " lanes=2-16"; };
   std::string path;
@@ -56,7 +57,7 @@ std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
     case kernel_kind::runs_block: path = std::string("runs_block") + (c.run_stream ? " short" : ""); break;
     case kernel_kind::runs_unordered:
       path = std::string("runs_unordered") + (c.run_stream ? " short" : "") +
-             (argx::detail::gpu::make_layout(p).dense ? " dense" : "");
+             (l.dense ? " dense" : "");
       break;
     case kernel_kind::columns:
       path = std::string("columns ") + to_string(c.read) + (c.packed ? " packed" : "");
@@ -69,10 +70,7 @@ std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
   if (c.splits > 1) path += " split";
   // Pieces of a slice of one long run are interleaved stretches of it (run_items.cuh).
   const bool long_runs = (c.kernel == kernel_kind::runs_block || c.kernel == kernel_kind::runs_unordered) && !c.run_stream;
-  if (long_runs && c.splits > 1) {
-    const auto l = argx::detail::gpu::make_layout(p);
-    if (l.reduce == l.run_length()) path += " interleaved";
-  }
+  if (long_runs && c.splits > 1 && l.reduce == l.run_length()) path += " interleaved";
   if (c.memory_order) path += " memory";
   return path;
 }
