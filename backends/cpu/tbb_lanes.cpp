@@ -250,22 +250,22 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
   }
   for (int i = 0; i < kept; ++i)
     if (!used[i] && all[i].extent > 1) l.item_dims[l.item_rank++] = all[i], l.items *= all[i].extent;
-  if (l.buffered() && l.item_rank > 1 && l.item_dims[1].weight == l.item_dims[0].extent * l.item_dims[0].weight) {
+  if (l.buffered()) {
     // Kept dims whose outputs continue the innermost one's make one run of items: a lane's
     // run of outputs would otherwise end with a short innermost dim, in the middle of a
     // line that another unit completes later (bfloat16 4661 lanes of 3 rows, items 6 x 511
     // one after the other in the outputs: runs of 6 outputs took 13 ms).
     axis merged = l.item_dims[0];
-    l.run_dims[0] = l.item_dims[0];
     int m = 1;
-    while (m < l.item_rank && l.item_dims[m].weight == merged.extent * merged.weight) {
-      l.run_dims[m] = l.item_dims[m];
+    while (m < l.item_rank && l.item_dims[m].weight == merged.extent * merged.weight)
       merged.extent *= l.item_dims[m++].extent;
+    if (m > 1) {
+      std::copy(l.item_dims, l.item_dims + m, l.run_dims);
+      l.run_rank = m;
+      l.item_dims[0] = merged;
+      std::copy(l.item_dims + m, l.item_dims + l.item_rank, l.item_dims + 1);
+      l.item_rank -= m - 1;
     }
-    l.run_rank = m;
-    l.item_dims[0] = merged;
-    for (int d = m; d < l.item_rank; ++d) l.item_dims[d - m + 1] = l.item_dims[d];
-    l.item_rank -= m - 1;
   }
   // Lanes too few for a vector of 128 bits: gathering the slices into buffers
   // (tbb_general.cpp) reads them faster than one lane key at a time.
@@ -281,6 +281,14 @@ bool make_layout(const job& j, std::int64_t max_lanes, layout& l) {
   }
   // Positions of one kernel call must span less than 2^31.
   return p.reduce_size < (std::int64_t(1) << 31);
+}
+
+/// Lanes of a tile when the block's last dim is cut into `pieces` tiles of even widths,
+/// each a whole number of 64-byte lines of a row where the dims below allow.
+std::int64_t even_tile(const layout& l, std::int64_t esize, std::int64_t pieces) {
+  const std::int64_t per = (l.block[l.block_rank - 1].extent + pieces - 1) / pieces;
+  const std::int64_t vec = std::max<std::int64_t>(1, 64 / (esize * l.inner_lanes));
+  return ((per + vec - 1) / vec) * vec * l.inner_lanes;
 }
 
 /// Where unit `unit` (a tile of a batch of items) starts: memory offset, first output,
@@ -575,9 +583,7 @@ bool run_lanes(const job& j) {
       for (int d = 0; d < l.run_rank; ++d) adjacent = adjacent || l.run_dims[d].stride == l.lanes;
     const std::int64_t want = std::min(l.item_dims[0].extent, buffered_run);
     if (!adjacent && l.tile * want > buffered_outputs) {
-      const std::int64_t vec = std::max<std::int64_t>(1, 64 / j.esize);
-      const std::int64_t tiles = (l.lanes * want + buffered_outputs - 1) / buffered_outputs;
-      const std::int64_t tile = ((l.lanes + tiles - 1) / tiles + vec - 1) / vec * vec;
+      const std::int64_t tile = even_tile(l, j.esize, (l.lanes * want + buffered_outputs - 1) / buffered_outputs);
       if (tile < l.tile && !make_layout(j, tile, l)) return false;
     }
   }
@@ -592,10 +598,7 @@ bool run_lanes(const job& j) {
   }
   if (l.units() < 4 * workers() && l.whole()) {
     // Narrower tiles, for units enough to keep the cores busy, down to rows of 512 bytes.
-    const std::int64_t want = (4 * workers() + l.items - 1) / l.items;
-    const std::int64_t per = (l.block[l.block_rank - 1].extent + want - 1) / want;
-    const std::int64_t vec = std::max<std::int64_t>(1, 64 / (j.esize * l.inner_lanes));
-    const std::int64_t tile = ((per + vec - 1) / vec) * vec * l.inner_lanes;
+    const std::int64_t tile = even_tile(l, j.esize, (4 * workers() + l.items - 1) / l.items);
     if (tile * j.esize >= 512 && tile < l.tile && !make_layout(j, tile, l)) return false;
   }
   if (l.whole() && l.item_rank > 0) {
