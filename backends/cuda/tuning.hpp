@@ -220,10 +220,14 @@ struct sm90 {
   /// take slices in turn). No sweep recorded.
   static constexpr int runs_team_waves = 2;
   /// Slices of up to max_unsplit_bytes take one block; longer ones are split into pieces
-  /// of at least min_split_bytes. NOTES v5: below that the meeting (fence, arrival atomic,
-  /// partial reads) costs more than the split saves (2^14 floats unsplit 8.7 us, split
-  /// 9.5-10.1 us; 2^13 7.9 vs 9.7).
-  static constexpr std::int64_t min_split_bytes = 32 << 10;
+  /// of at least min_split_bytes. NOTES v5: below max_unsplit_bytes the meeting (fence,
+  /// arrival atomic, partial reads) costs more than the split saves (2^14 floats unsplit
+  /// 8.7 us, split 9.5-10.1 us; 2^13 7.9 vs 9.7); NOTES v6.20 (H100, 200 inputs under
+  /// 1 MiB): once a slice is split, pieces of 8 KiB (two slots a thread) beat pieces of
+  /// 32 KiB in all 18 launches whose pieces that bound set, 0.66-0.95x the GPU time (the
+  /// unordered and short-run walks, whose slots cost the most instructions, gain most);
+  /// flat slices of 4 MiB (128 -> 264 pieces) lose 0.5-0.7 us.
+  static constexpr std::int64_t min_split_bytes = 8 << 10;
   static constexpr std::int64_t max_unsplit_bytes = 64 << 10;
   /// Rows that start anywhere are read shuffled (one aligned vector a lane, the next one
   /// taken from the neighbour lane) rather than as two vectors a lane when an outer row

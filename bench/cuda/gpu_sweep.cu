@@ -18,7 +18,9 @@
 // (splits of a slice or column tile taken away, where the kernel allows), "tiny" (a thread
 // a slice, for ordered layouts), "windows" (rows held in registers by the window kernel where
 // argx stages them in shared memory), "more-splits" (split slices of long runs cut into 4x
-// the pieces), "team-narrower" / "team-waves" (team launches with teams of half the lanes,
+// the pieces), "splits-x2" / "splits-x4" / "splits-/2" / "splits-/4" (column launches
+// meeting through atomic maxima and block run launches cut into 2x, 4x, 1/2x or 1/4x the
+// pieces, unsplit ones included), "team-narrower" / "team-waves" (team launches with teams of half the lanes,
 // or 4x the blocks); "flat-scan" times flat reductions from 1 MiB to 1 GiB instead of the sweep
 // (GPU time of argx, of 4x and 1/2x its pieces, and of the ceiling: the fixed cost and the
 // streaming rate apart). --host-costs prints the host time of the runtime calls a call
@@ -242,6 +244,49 @@ launch_config resplit(const layout& l, const launch_config& c, const residency&,
   return u;
 }
 
+// Split launches recut into `F` times as many pieces (F < 0: -F times fewer), for the
+// kinds whose pieces meet in the launch itself: columns meeting through atomic maxima
+// (unsplit ones too, where their keys allow that meeting) and the block run kernels
+// (their partials, a piece each). Another launch is returned unchanged.
+template <int F>
+launch_config resplit_any(const layout& l, const launch_config& c, const residency&, const device_limits&) {
+  if (c.virt.any() || c.answer_blocks > 0) return c;
+  const auto elem = static_cast<std::int64_t>(argx::size_of(l.type));
+  const std::int64_t want = F > 0 ? c.splits * F : std::max<std::int64_t>(1, c.splits / -F);
+  launch_config u = c;
+  u.counters = u.slots = u.partials = 0;
+  u.packed_meet = false;
+  if (c.kernel == kernel_kind::columns) {
+    if (elem >= 8 || l.reduce >= (std::int64_t(1) << 31)) return c;
+    const std::int64_t row_lanes = std::int64_t(32 >> c.column_lanes_log2) << c.row_warps_log2;
+    const std::int64_t tiles = c.blocks / c.splits;
+    std::int64_t splits = std::min(want, std::max<std::int64_t>(1, l.reduce / row_lanes));
+    if (c.packed)
+      splits = std::max(splits, ceil_div(l.reduce, row_lanes * argx::detail::gpu::packed_column_rows_max(elem)));
+    u.chunk = ceil_div(l.reduce, splits);
+    u.splits = ceil_div(l.reduce, u.chunk);
+    u.blocks = tiles * u.splits;
+    if (u.splits > 1) {
+      u.packed_meet = true;
+      u.counters = static_cast<std::size_t>(tiles);
+      u.slots = static_cast<std::size_t>(l.outputs);
+    }
+    return u;
+  }
+  if (c.kernel != kernel_kind::runs_block && c.kernel != kernel_kind::runs_unordered) return c;
+  const std::int64_t runs = l.reduce / l.run_length();
+  const std::int64_t units = c.run_stream ? runs : runs * c.run_slots;
+  const std::int64_t splits = std::min(want, units);
+  u.chunk = ceil_div(units, splits);
+  u.splits = ceil_div(units, u.chunk);
+  u.blocks = l.outputs * u.splits;
+  if (u.splits > 1) {
+    u.counters = static_cast<std::size_t>(l.outputs);
+    u.partials = static_cast<std::size_t>(l.outputs * u.splits);
+  }
+  return u;
+}
+
 // Team launches (a team of lanes a slice) with teams of half the lanes (Narrower), or with
 // four times the blocks (more waves of them), to weigh two untuned knobs of the team rule.
 template <bool Narrower>
@@ -370,6 +415,10 @@ int main(int argc, char** argv) {
   using argx::detail::gpu::launch_rewritten;
   const launch_rewritten rewrite(variant == "unsplit"  ? unsplit
                                  : variant == "more-splits" ? resplit<4>
+                                 : variant == "splits-x2" ? resplit_any<2>
+                                 : variant == "splits-x4" ? resplit_any<4>
+                                 : variant == "splits-/2" ? resplit_any<-2>
+                                 : variant == "splits-/4" ? resplit_any<-4>
                                  : variant == "team-narrower" ? team_variant<true>
                                  : variant == "team-waves" ? team_variant<false>
                                  : variant == "tiny"  ? tiny
