@@ -101,6 +101,15 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
       CHECK(c.stage_stride % 2 == 1);  // a phase's 8 rows in 8 different banks
       ++staged;
     }
+    // Split slices of the block run kernels: only slices longer than max_unsplit_bytes,
+    // each piece at least min_split_bytes (a piece: chunk slots, or chunk runs of a
+    // stream, 16 bytes a slot), a wave of blocks at most.
+    if ((c.kernel == kernel_kind::runs_block || c.kernel == kernel_kind::runs_unordered) && c.splits > 1) {
+      const std::int64_t slice_bytes = l.reduce * static_cast<std::int64_t>(argx::size_of(l.type));
+      CHECK(slice_bytes > hopper_tuning::max_unsplit_bytes);
+      CHECK(c.chunk * (c.run_stream ? c.run_slots : 1) * 16 >= hopper_tuning::min_split_bytes);
+      CHECK(l.outputs * c.splits <= static_cast<std::int64_t>(hopper.multiprocessors) * r.runs_block);
+    }
     if (c.virt.any()) ++(c.virt.window > 1 ? windowed : folded);
     if (c.memory_order) {
       MESSAGE("memory order: ", sc.describe(), " -> ", describe(c));
