@@ -20,8 +20,8 @@
 // argx stages them in shared memory), "more-splits" (split slices of long runs cut into 4x
 // the pieces), "splits-x2" / "splits-x4" / "splits-/2" / "splits-/4" (column launches
 // meeting through atomic maxima and block run launches cut into 2x, 4x, 1/2x or 1/4x the
-// pieces, unsplit ones included), "team-narrower" / "team-waves" (team launches with teams of half the lanes,
-// or 4x the blocks); "flat-scan" times flat reductions from 1 MiB to 1 GiB instead of the sweep
+// pieces, unsplit ones included), "team-narrower" / "team-waves" (team launches with teams
+// of half the lanes, or 4x the blocks); "flat-scan" times flat reductions from 1 MiB to 1 GiB instead of the sweep
 // (GPU time of argx, of 4x and 1/2x its pieces, and of the ceiling: the fixed cost and the
 // streaming rate apart). --host-costs prints the host time of the runtime calls a call
 // makes, one by one; --host-steps the host time of each step of a call, case by case, on

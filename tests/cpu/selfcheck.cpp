@@ -397,8 +397,8 @@ std::vector<recipe> recipes(argx::dtype t) {
       {"gathered_rows", {30001, 6}, view::every_second_inner, {1}, data::any},
       {"gathered_lanes", {3001, 2, 4, 7, 3}, view::contiguous, {1, 3}, data::any},
       {"gathered_lanes (pairs)", {3, 4001, 2, 2}, view::contiguous, {0, 2}, data::nan},
-      // Groups of 5 and 7 elements: copied as two overlapping moves (5-28 bytes) or one of
-      // any size (40 and 56 bytes).
+      // Groups of 5 and 7 elements: copied as two overlapping moves where narrower than 16
+      // bytes (5, 7, 10 and 14 bytes; wider groups are the lanes engine's).
       {"gathered_lanes (groups of 5)", {1001, 3, 2, 4, 5}, view::contiguous, {1, 3}, data::any},
       {"gathered_lanes (groups of 7)", {801, 2, 3, 5, 7}, view::contiguous, {1, 3}, data::nan},
   };
