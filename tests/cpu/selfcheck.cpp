@@ -343,6 +343,11 @@ std::vector<recipe> recipes(argx::dtype t) {
       {"rows_interleaved", {6001, 3}, view::contiguous, {1}, data::any},
       {"rows_interleaved", {6001, 2}, view::contiguous, {1}, data::nan},
       {"rows_interleaved", {6001, 4}, view::contiguous, {1}, data::any},
+      // Rows of 5, 7 and 8 (AVX-512, 4- and 8-byte elements: columns permuted from the
+      // vectors that hold them; else across rows).
+      {"rows_interleaved", {6001, 5}, view::contiguous, {1}, data::any},
+      {"rows_interleaved", {6001, 7}, view::contiguous, {1}, data::nan},
+      {"rows_interleaved", {6001, 8}, view::contiguous, {1}, data::any},
       {"rows_across", {3001, 40}, view::contiguous, {1}, data::any},
       // Rows of three 32-byte vectors (a walk compiled for that count): the last one
       // overlapping the one before, or not.
