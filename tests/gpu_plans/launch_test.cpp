@@ -103,13 +103,16 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
     }
     // Split slices of the block run kernels: only slices longer than max_unsplit_bytes,
     // each piece at least min_split_bytes (a piece: chunk slots, or chunk runs of a
-    // stream, 16 bytes a slot), a wave of blocks at most.
+    // stream, 16 bytes a slot).
     if ((c.kernel == kernel_kind::runs_block || c.kernel == kernel_kind::runs_unordered) && c.splits > 1) {
       const std::int64_t slice_bytes = l.reduce * static_cast<std::int64_t>(argx::size_of(l.type));
       CHECK(slice_bytes > hopper_tuning::max_unsplit_bytes);
       CHECK(c.chunk * (c.run_stream ? c.run_slots : 1) * 16 >= hopper_tuning::min_split_bytes);
-      CHECK(l.outputs * c.splits <= static_cast<std::int64_t>(hopper.multiprocessors) * r.runs_block);
     }
+    // At most one wave of split blocks, whatever the input's size: a second, partial wave
+    // would leave most of the GPU idle while it runs.
+    const std::int64_t wave = static_cast<std::int64_t>(hopper.multiprocessors) * resident_blocks(c, r);
+    if (c.splits > 1 && c.kernel != kernel_kind::columns) CHECK(l.outputs * c.splits <= wave);
     if (c.virt.any()) ++(c.virt.window > 1 ? windowed : folded);
     if (c.memory_order) {
       MESSAGE("memory order: ", sc.describe(), " -> ", describe(c));
@@ -142,7 +145,6 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
     if (loads == 0) continue;
     // One full wave of resident blocks, or as many as there is work for, with enough
     // bytes in flight to keep every multiprocessor's memory pipe busy.
-    const std::int64_t wave = static_cast<std::int64_t>(hopper.multiprocessors) * resident_blocks(c, r);
     const std::int64_t blocks = std::min(c.blocks, wave);
     CHECK(blocks >= hopper.multiprocessors);
     CHECK(blocks * c.threads * loads * 16 >= hopper.multiprocessors * hopper_tuning::bytes_in_flight_per_sm);
@@ -150,9 +152,6 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
     // a wave (a slice too short to split is read by one block).
     if (c.kernel == kernel_kind::runs_block && l.reduce * static_cast<std::int64_t>(argx::size_of(l.type)) >= 4 * mib)
       CHECK(l.outputs * c.splits >= wave / 2);
-    // At most one wave of split blocks: a second, partial wave would leave most of the GPU
-    // idle while it runs.
-    if (c.splits > 1 && c.kernel != kernel_kind::columns) CHECK(l.outputs * c.splits <= wave);
     // Column launches of more than a wave fill their last wave (the rows split further)
     // unless their threads' walks are already as short as that allows (1- and 2-byte and
     // 64-bit columns have splits bounded by their counters and partials).
