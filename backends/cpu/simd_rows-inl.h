@@ -438,8 +438,8 @@ class rows_across {
 
 /// The longest dense rows rows_interleaved takes: 4 elements (deinterleaving loads), or,
 /// where the permutes below are compiled, 8 of 4 bytes and 6 of 8 bytes. Rows of 96 MiB
-/// against the across kernel: 4-byte rows of 5-8 0.31-0.55x the time; 8-byte rows of 5
-/// and 6 0.78x and 0.86x, of 7 and 8 1.04x and 1.15x (a column of 8 rows then takes four
+/// against the across kernel: 4-byte rows of 5-8 0.31-0.82x the time; 8-byte rows of 5
+/// and 6 0.46-0.90x, of 7 and 8 1.04x and 1.15x (a column of 8 rows then takes four
 /// permutes and three blends).
 template <class T>
 constexpr size_t interleaved_max() {
@@ -565,9 +565,9 @@ std::int64_t rows_interleaved(const dtype_bits_t<D>* data, std::int64_t count, s
   return r;
 }
 
-/// Rows of n contiguous elements each: deinterleaved when dense and of 2 to 4 elements
-/// (unless `interleaved_done`: those rows are taken), across rows when short, one
-/// contig_scan per row otherwise.
+/// Rows of n contiguous elements each: deinterleaved when dense and of 2 to
+/// interleaved_max elements (unless `interleaved_done`: those rows are taken), across rows
+/// when short, one contig_scan per row otherwise.
 template <dtype D>
 void rows_from(const void* data, std::int64_t count, std::int64_t row_stride, std::int64_t n, order_params o,
                const sink& out, bool interleaved_done) {
