@@ -13,6 +13,6 @@ shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
 CC=clang CXX=clang++ meson setup "$build" "$root" -Dcuda=disabled \
   -Doptimization=1 -Ddebug=true -Ddefault_library=static \
-  -Db_sanitize=address,undefined -Db_lundef=false \
-  "-Dcpp_args=['-march=native','-DHWY_COMPILE_ONLY_STATIC','-fsanitize=fuzzer-no-link','-fno-sanitize-recover=undefined']" \
+  -Db_sanitize=address,undefined -Db_lundef=false -Dsimd_targets=static \
+  "-Dcpp_args=['-march=native','-fsanitize=fuzzer-no-link','-fno-sanitize-recover=undefined']" \
   "$@"
