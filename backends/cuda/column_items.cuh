@@ -277,17 +277,51 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
     if (splits == 1 || leave_partials) continue;
     // The tile's last block to arrive reads the atomic maxima every block left.
     if (!arrive_last(ws.counters + tile, static_cast<unsigned>(splits), meet.last)) continue;
-    for (int c = threadIdx.x; c < tile_cols; c += blockDim.x) {
-      const std::int64_t cg = tiling.group(tile, c / V);
-      if (cg < 0) continue;
+    // Column c's output (-1: none) and its elements.
+    auto column_at = [&](int c, const dtype_bits_t<D>*& col) -> std::int64_t {
+      const std::int64_t cg = c < tile_cols ? tiling.group(tile, c / V) : -1;
+      if (cg < 0) return -1;
       const column_group<D> grp = column_group<D>::of(l, cg, per_outer);
       const int j = c % V;
-      if (j >= grp.cols) continue;
-      const std::int64_t o = grp.first + j;
-      const unsigned long long word = *static_cast<volatile unsigned long long*>(ws.slots + o);
+      if (j >= grp.cols) return -1;
+      col = grp.col + j;
+      return grp.first + j;
+    };
+    auto answer = [&](std::int64_t o, const dtype_bits_t<D>* col, unsigned long long word) {
       ws.slots[o] = 0;  // zero again for the next launch
       const candidate<std::uint32_t> u = unpack_candidate(word, ties_last);
-      store_answer<D>(l, out, o, grp.col + j, candidate<K>{static_cast<K>(u.key), u.pos});
+      store_answer<D>(l, out, o, col, candidate<K>{static_cast<K>(u.key), u.pos});
+    };
+    const int step = static_cast<int>(blockDim.x);
+    constexpr int batch = tune::compiled_arch::column_meeting_batch;
+    if constexpr (V >= batch) {
+      // Full tiles of 1- and 2-byte columns (`batch` or more a thread): one slot read at a
+      // time, each waited for its trip to L2, took 43% of the stall samples of a uint8
+      // launch of 4096-column tiles met by two splits (ncu, sweep case 88). A thread reads a
+      // batch at once, from an unrolled loop that only reads; finding the columns and
+      // storing the answers stay rolled (unrolled, their code outgrew the instruction
+      // cache). Emptier tiles and wider types keep the plain loop: there the batch's
+      // bookkeeping cost more than it saved (NOTES v6.21).
+      if (l.outputs >= tile_cols) {
+        for (int c0 = threadIdx.x; c0 < tile_cols; c0 += batch * step) {
+          std::int64_t o[batch];
+          const dtype_bits_t<D>* col[batch];
+#pragma unroll 1
+          for (int b = 0; b < batch; ++b) o[b] = column_at(c0 + b * step, col[b]);
+          unsigned long long word[batch];
+#pragma unroll
+          for (int b = 0; b < batch; ++b) word[b] = o[b] >= 0 ? __ldcg(ws.slots + o[b]) : 0;  // from L2, past the L1
+#pragma unroll 1
+          for (int b = 0; b < batch; ++b)
+            if (o[b] >= 0) answer(o[b], col[b], word[b]);
+        }
+        continue;
+      }
+    }
+    for (int c = threadIdx.x; c < tile_cols; c += step) {
+      const dtype_bits_t<D>* col = nullptr;
+      const std::int64_t o = column_at(c, col);
+      if (o >= 0) answer(o, col, *static_cast<volatile unsigned long long*>(ws.slots + o));
     }
   }
 }

@@ -114,6 +114,32 @@ TEST_CASE("classes: ties and NaN exactly at the split points the launch chose") 
   if (!quick()) CHECK(answer_teams == std::set<std::string>{"block", "32", "16", "8", "2", "1"});
 }
 
+TEST_CASE("classes: every column of split tiles met through atomic maxima") {
+  // The last block of a split column tile reads every column's atomic maximum: in batches
+  // (column_meeting_batch slots a thread at once) for full tiles of 4096 (uint8) and 2048
+  // (float16) columns, one by one for float32's 1024; last tiles and outer rows end
+  // mid-batch and mid-group. Every output checked, random elements with NaN and dense ties,
+  // all 16 spec variants spread over the shapes.
+  rng r(20261128);
+  fill_profile dense_ties;
+  dense_ties.tie_rate = 0.9;
+  int variant = 0;
+  for (dtype t : {dtype::u8, dtype::f16, dtype::f32}) {
+    for (argx::shape e : {argx::shape{11, 45, 9151}, argx::shape{3, 33, 20011}, argx::shape{2, 128, 4097}}) {
+      const host_tensor x = random_tensor(r, t, e, dense_ties);
+      for (int k = 0; k < 3; ++k, ++variant) {
+        const argx::spec s = spec_variant(variant % 16, argx::dim_list{1});
+        argx::detail::plan p = argx::detail::make_plan(x.view, op_variant(variant % 16), s);
+        p.data = reinterpret_cast<const void*>(std::uintptr_t(0x10000));
+        const auto cfg = argx::detail::gpu::launch_for(p);
+        INFO(argx::name(t), " ", to_string(e), " variant ", variant % 16, " launch ", argx::detail::gpu::describe(cfg));
+        REQUIRE((cfg.splits > 1 && cfg.packed_meet));
+        require_same_as_seq(op_variant(variant % 16), x, s);
+      }
+    }
+  }
+}
+
 TEST_CASE("classes: slices made only of the value every running best starts from") {
   // The kernels seed running bests below every value (or, for float32/float64 columns, at
   // the lowest value itself): slices holding nothing else must still answer the first (or
