@@ -295,13 +295,15 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
     const int step = static_cast<int>(blockDim.x);
     constexpr int batch = tune::compiled_arch::column_meeting_batch;
     if constexpr (V >= batch) {
-      // Full tiles of 1- and 2-byte columns (`batch` or more a thread): one slot read at a
-      // time, each waited for its trip to L2, took 43% of the stall samples of a uint8
-      // launch of 4096-column tiles met by two splits (ncu, sweep case 88). A thread reads a
-      // batch at once, from an unrolled loop that only reads; finding the columns and
-      // storing the answers stay rolled (unrolled, their code outgrew the instruction
-      // cache). Emptier tiles and wider types keep the plain loop: there the batch's
-      // bookkeeping cost more than it saved (NOTES v6.21).
+      // 1- and 2-byte columns, where there are at least as many outputs as a tile has
+      // columns (a full-width tile: 8 or 16 columns a thread): one slot read at a time,
+      // each waited for its trip to L2, took 43% of the stall samples of a uint8 launch of
+      // 4096-column tiles met by two splits (ncu, sweep case 88). A thread reads a batch at
+      // once, from an unrolled loop that only reads; finding the columns and storing the
+      // answers stay rolled (unrolled, their code outgrew the instruction cache). Fewer
+      // outputs and wider types keep the plain loop: there the batch's bookkeeping cost
+      // more than it saved. Narrow tiles (lanes < 32) pass this test with one column a
+      // thread or none, for no gain (NOTES v6.21).
       if (l.outputs >= tile_cols) {
         for (int c0 = threadIdx.x; c0 < tile_cols; c0 += batch * step) {
           std::int64_t o[batch];
