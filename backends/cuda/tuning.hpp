@@ -123,9 +123,9 @@ struct sm90 {
   static constexpr int column_min_resident = 2;
   /// Split column tiles meeting through atomic maxima: slots the last block reads at once
   /// per thread, for types of at least that many columns a vector (1- and 2-byte types)
-  /// and at least a tile's columns of outputs. NOTES v6.21 (H100 sweep): 0.70-0.95x the time of those launches (uint8 dim 2
-  /// of a reversed 11 x 5 x 45 x 9151, 503305 outputs, 50.2 -> 34.9 us); batches in
-  /// emptier tiles or of 4-byte columns cost 1.02-1.10x.
+  /// and at least a tile's columns of outputs. NOTES v6.21 (H100 sweep): full-width tiles
+  /// 0.68-0.96x the time (uint8 dim 2 of a reversed 11 x 5 x 45 x 9151, 503305 outputs,
+  /// 50.4 -> 34.3 us); batches in emptier tiles or of 4-byte columns cost 1.02-1.10x.
   static constexpr int column_meeting_batch = 8;
 
   // ---- launch choice (launch.cpp, run time) -----------------------------------------------
