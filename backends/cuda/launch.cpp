@@ -296,9 +296,72 @@ void answers_from_partials(launch_config& c, std::int64_t outputs, std::int64_t 
       1, std::min(ceil_div(outputs, teams_per_block), static_cast<std::int64_t>(d.multiprocessors) * r.tiny_rows));
 }
 
+/// How a column launch shares each tile's rows: among warps of a block (meeting in shared
+/// memory) and among splits, pieces of `chunk` rows that blocks of their own read.
+struct column_shares {
+  int row_warps_log2 = 0;
+  std::int64_t tiles = 1, splits = 1, chunk = 1, row_lanes = 1;
+};
+
+/// The splits of `tiles` column tiles whose rows `row_lanes` lanes a block share: when the
+/// tiles cannot fill a wave, or fill their last wave poorly, each thread still walking a
+/// few rows.
+template <class T>
+column_shares column_splits(const layout& l, const residency& r, const device_limits& d, std::int64_t rows,
+                            std::int64_t row_lanes, std::int64_t tiles, int row_warps_log2, bool atomic_meet,
+                            bool packed) {
+  const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
+  const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * r.columns;  // one wave
+  std::int64_t most = std::max<std::int64_t>(1, rows / (row_lanes * T::column_min_rows_per_thread));
+  if (!atomic_meet)
+    most = std::min(most, std::max<std::int64_t>(1, partial_splits_max<T>(l.outputs, l.outputs * rows * elem)));
+  std::int64_t splits = std::min(std::max<std::int64_t>(1, target / tiles), most);
+  // Tiles that fit one wave, each thread's rows one batch of loads: every load of the
+  // launch is in flight at once already, and splits would only add their meeting.
+  if (tiles <= target && ceil_div(rows, row_lanes) <= T::column_unroll) splits = 1;
+  auto fill_pct = [&](std::int64_t s) { return 100 * tiles * s / (ceil_div(tiles * s, target) * target); };
+  while (tiles * splits > target && fill_pct(splits) < T::column_min_wave_fill_pct && 2 * splits <= most &&
+         rows / (2 * splits * row_lanes) >= T::column_wave_fill_min_rows)
+    splits *= 2;
+  if (packed)  // a thread counts its rows in a byte (half-word)
+    splits = std::max(splits, ceil_div(rows, row_lanes * packed_column_rows_max(elem)));
+  splits = std::max(splits, ceil_div(rows, std::int64_t(1) << 31));  // positions relative to a split fit 32 bits
+  column_shares s;
+  s.row_warps_log2 = row_warps_log2;
+  s.tiles = tiles;
+  s.row_lanes = row_lanes;
+  s.chunk = ceil_div(rows, splits);
+  s.splits = ceil_div(rows, s.chunk);
+  return s;
+}
+
+/// A column launch's cost in bytes read at the memory pipe's full rate: the input over
+/// the share of the pipe that its resident blocks' loads in flight fill (Little's law:
+/// bytes_in_flight_per_sm on every multiprocessor) and over its waves' fill, plus
+/// column_meeting_read_bytes for every output and piece where the rows are split.
+template <class T>
+double column_cost(const column_shares& s, const layout& l, const residency& r, const device_limits& d,
+                   int threads) {
+  const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
+  const std::int64_t wave = static_cast<std::int64_t>(d.multiprocessors) * r.columns;
+  const std::int64_t blocks = s.tiles * s.splits, waves = ceil_div(blocks, wave);
+  // A thread's loads come in batches, each waited for before the next: on average half
+  // a batch is in flight.
+  const std::int64_t loads = std::min<std::int64_t>(T::column_unroll, ceil_div(s.chunk, s.row_lanes));
+  const double in_flight = static_cast<double>(std::min(blocks, wave)) * threads * loads * 8;
+  const double pipe = std::min(1.0, in_flight / (static_cast<double>(d.multiprocessors) * T::bytes_in_flight_per_sm));
+  const double fill = waves > 1 ? static_cast<double>(blocks) / static_cast<double>(waves * wave) : 1.0;
+  const double input = static_cast<double>(l.outputs) * static_cast<double>(l.reduce) * static_cast<double>(elem);
+  const double meeting = s.splits > 1 ? static_cast<double>(l.outputs) * static_cast<double>(s.splits) *
+                                            static_cast<double>(T::column_meeting_read_bytes)
+                                      : 0.0;
+  return input / (pipe * fill) + meeting;
+}
+
 /// The column launch with a given way of reading rows.
 template <class T>
-launch_config columns_with(const layout& l, const residency& r, const device_limits& d, column_read read) {
+launch_config columns_with(const layout& l, const residency& r, const device_limits& d, column_read read,
+                           bool weigh_row_warps) {
   const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type)), vec = 16 / elem;
   const std::int64_t width = l.column_axis().extent, per_outer = ceil_div(width, vec);
   const std::int64_t groups = (l.outputs / width) * per_outer, rows = l.reduce;
@@ -307,13 +370,12 @@ launch_config columns_with(const layout& l, const residency& r, const device_lim
   c.threads = tune::threads;
   c.read = read;
   c.packed = elem <= 2 && l.plain();
-  const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * r.columns;  // one wave
   // A warp: as many lanes along the columns as there are groups (a row of a warp reads up
   // to 512 contiguous bytes), the others along the rows. A block: its warps along the
   // columns (one block reads up to 4 KiB of each row: DRAM pages stay open), along the
-  // rows (meeting in shared memory) only when the columns cannot fill one block; a wave is
-  // then filled with splits of the rows. Shuffled reads: a warp's 31 groups lie in one outer
-  // row (warp tiles per outer row: ceil(per_outer / 31)).
+  // rows (meeting in shared memory) when the columns cannot fill one block or where that
+  // fills a wave at less cost than splits of the rows. Shuffled reads: a warp's 31 groups
+  // lie in one outer row (warp tiles per outer row: ceil(per_outer / 31)).
   // Lanes along the columns reach the next outer row after per_outer groups: when outer
   // rows are at most 64 bytes wide and lie further apart than the reduced rows do, a warp's
   // lanes go along the rows of one outer row instead (its loads then read nearby bytes, not
@@ -331,36 +393,36 @@ launch_config columns_with(const layout& l, const residency& r, const device_lim
   const std::int64_t warp_tiles =
       shuffled ? (l.outputs / width) * ceil_div(per_outer, column_shuffle_groups) : ceil_div(groups, cols);
   const std::int64_t warps = c.threads / 32;
-  int row_warps_log2 = 0;
-  while ((1 << row_warps_log2) < warps && (warp_tiles << row_warps_log2) < warps &&
-         rows >= lanes_y * (2 << row_warps_log2) * T::column_min_rows_per_thread)
-    ++row_warps_log2;
-  c.column_lanes_log2 = log2_ceil(cols);
-  c.row_warps_log2 = row_warps_log2;
-  const std::int64_t row_lanes = lanes_y << row_warps_log2;
-  const std::int64_t tiles = ceil_div(warp_tiles, warps >> row_warps_log2);
-  // Splits of the rows when the tiles still cannot fill a wave, or fill their last wave
-  // poorly, each thread still walking a few rows.
-  std::int64_t most = std::max<std::int64_t>(1, rows / (row_lanes * T::column_min_rows_per_thread));
+  const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * r.columns;  // one wave
   // Pieces meet through 64-bit atomic maxima of a packed key and position where both fit
   // (32-bit keys, rows below 2^32 - 1), else through partials (16 bytes an output and
   // piece) that the answers kernel folds: as many as stay a small share of the input.
   const bool atomic_meet = elem < 8 && rows < (std::int64_t(1) << 32) - 1;
-  if (!atomic_meet)
-    most = std::min(most, std::max<std::int64_t>(1, partial_splits_max<T>(l.outputs, l.outputs * rows * elem)));
-  std::int64_t splits = std::min(std::max<std::int64_t>(1, target / tiles), most);
-  // Tiles that fit one wave, each thread's rows one batch of loads: every load of the
-  // launch is in flight at once already, and splits would only add their meeting.
-  if (tiles <= target && ceil_div(rows, row_lanes) <= T::column_unroll) splits = 1;
-  auto fill_pct = [&](std::int64_t s) { return 100 * tiles * s / (ceil_div(tiles * s, target) * target); };
-  while (tiles * splits > target && fill_pct(splits) < T::column_min_wave_fill_pct && 2 * splits <= most &&
-         rows / (2 * splits * row_lanes) >= T::column_wave_fill_min_rows)
-    splits *= 2;
-  if (c.packed)  // a thread counts its rows in a byte (half-word)
-    splits = std::max(splits, ceil_div(rows, row_lanes * packed_column_rows_max(elem)));
-  splits = std::max(splits, ceil_div(rows, std::int64_t(1) << 31));  // positions relative to a split fit 32 bits
-  c.chunk = ceil_div(rows, splits);
-  c.splits = ceil_div(rows, c.chunk);
+  // Warps of a block along the rows where the columns cannot fill it; beyond that, every
+  // count of row warps (each thread still walking column_min_rows_per_thread rows) is
+  // weighed against splits of the rows (column_cost).
+  int fewest = 0;
+  while ((1 << fewest) < warps && (warp_tiles << fewest) < warps &&
+         rows >= lanes_y * (2 << fewest) * T::column_min_rows_per_thread)
+    ++fewest;
+  column_shares share;
+  double share_cost = 0;
+  for (int rw = fewest; (1 << rw) <= warps && (weigh_row_warps || rw == fewest); ++rw) {
+    // (More row warps only to fill a first wave: past it, narrower tiles read less of each
+    // DRAM page a row, and splits fill the last wave.)
+    if (rw > fewest && (rows < lanes_y * (1 << rw) * T::column_min_rows_per_thread ||
+                        ceil_div(warp_tiles, warps >> (rw - 1)) >= target))
+      break;
+    const column_shares at = column_splits<T>(l, r, d, rows, lanes_y << rw, ceil_div(warp_tiles, warps >> rw), rw,
+                                              atomic_meet, c.packed);
+    const double cost = column_cost<T>(at, l, r, d, c.threads);
+    if (rw == fewest || cost < share_cost) share = at, share_cost = cost;
+  }
+  c.column_lanes_log2 = log2_ceil(cols);
+  c.row_warps_log2 = share.row_warps_log2;
+  const std::int64_t tiles = share.tiles;
+  c.chunk = share.chunk;
+  c.splits = share.splits;
   c.blocks = tiles * c.splits;
   if (c.splits > 1 && atomic_meet) {
     c.packed_meet = true;
@@ -387,11 +449,11 @@ int forced_read_for(const layout& l) {
 
 /// The column kernel's launch: how rows are read.
 template <class T>
-launch_config column_launch(const layout& l, const residency& r, const device_limits& d) {
+launch_config column_launch(const layout& l, const residency& r, const device_limits& d, bool weigh_row_warps = true) {
   const std::int64_t elem = static_cast<std::int64_t>(size_of(l.type));
   const int forced = forced_read_for(l);
-  if (forced >= 0) return columns_with<T>(l, r, d, static_cast<column_read>(forced));
-  if (rows_aligned(l)) return columns_with<T>(l, r, d, column_read::aligned);
+  if (forced >= 0) return columns_with<T>(l, r, d, static_cast<column_read>(forced), weigh_row_warps);
+  if (rows_aligned(l)) return columns_with<T>(l, r, d, column_read::aligned, weigh_row_warps);
   // Rows that start anywhere. Shuffled reads (one load a row, not two) where they measured
   // faster (NOTES.md v6.4): outer rows of at least column_shuffle_min_groups groups whose
   // warps are at least 3/4 full (a warp's groups lie in one outer row), threads that walk
@@ -400,7 +462,7 @@ launch_config column_launch(const layout& l, const residency& r, const device_li
   const std::int64_t per_outer = ceil_div(l.column_axis().extent, 16 / elem);
   const std::int64_t shuffle_warps = ceil_div(per_outer, column_shuffle_groups);
   if (per_outer >= T::column_shuffle_min_groups && 4 * per_outer >= 3 * column_shuffle_groups * shuffle_warps) {
-    const launch_config c = columns_with<T>(l, r, d, column_read::shuffled);
+    const launch_config c = columns_with<T>(l, r, d, column_read::shuffled, weigh_row_warps);
     const std::int64_t wave = static_cast<std::int64_t>(d.multiprocessors) * r.columns;
     const std::int64_t row_lanes = std::int64_t(1) << c.row_warps_log2;  // one row lane a warp
     const std::int64_t in_flight = std::min(c.blocks, wave) * c.threads * T::column_unroll * 16;
@@ -408,7 +470,7 @@ launch_config column_launch(const layout& l, const residency& r, const device_li
         in_flight >= static_cast<std::int64_t>(d.multiprocessors) * T::bytes_in_flight_per_sm)
       return c;
   }
-  return columns_with<T>(l, r, d, column_read::shifted);
+  return columns_with<T>(l, r, d, column_read::shifted, weigh_row_warps);
 }
 
 template <class T>
@@ -440,6 +502,16 @@ bool virtual_launch(const layout& full, const layout& walk, const residency& r, 
   const std::int64_t elem = static_cast<std::int64_t>(size_of(full.type));
   launch_config w = column_launch<T>(walk, r, d);
   if (w.splits > partial_splits_max<T>(walk.outputs, walk.outputs * walk.reduce * elem)) return false;
+  // A walk that leaves multiprocessors without a block: the runs kernels, whose blocks
+  // fill the GPU, were faster (NOTES v6.22: 1.27-1.82x on walks of 70-125 blocks). So
+  // were they on windows long enough for their vectors where only warps along the rows
+  // brought the walk's splits within bounds (float16 windows of 144 1.73x, bfloat16 of
+  // 256 1.09x; windows of 2-30 bytes 0.09-0.80x): those walks are taken only where the
+  // walk without them was.
+  if (w.blocks < d.multiprocessors) return false;
+  if (walk.virt.window * elem > T::window_column_row_warps_max_bytes &&
+      column_launch<T>(walk, r, d, false).splits > partial_splits_max<T>(walk.outputs, walk.outputs * walk.reduce * elem))
+    return false;
   answers_from_partials<T>(w, full.outputs, walk.virt.per_output(), r, d);
   w.virt = walk.virt;
   c = w;

@@ -263,6 +263,14 @@ struct sm90 {
   /// walk of 303 rows lost its shuffled reads, 1.26x).
   static constexpr std::int64_t column_min_wave_fill_pct = 90;
   static constexpr std::int64_t column_wave_fill_min_rows = 512;
+  /// Column launches weigh warps along the rows against splits of the rows (launch.cpp,
+  /// column_cost): a split costs, for every output and piece, an atomic maximum (or a
+  /// partial) that the tile's last block (or the answers kernel) reads back, about as
+  /// long as reading column_meeting_read_bytes. NOTES v6.22 (H100 sweep, halving the
+  /// pieces): uint8 dim 2 of a reversed 11 x 5 x 45 x 9151, 503305 outputs in 2 pieces,
+  /// 49.0 -> 18.1 us unsplit (93 bytes a meeting); float16 dim 1 of 127 x 33 x 1611,
+  /// 204597 outputs, 28.7 -> 12.3 us (120 bytes).
+  static constexpr std::int64_t column_meeting_read_bytes = 96;
   /// Splits of a column tile whose pieces meet through partials (64-bit keys, or rows past
   /// 2^32) leave them to the answers kernel of the virtual walks, a warp or a block an
   /// output across the whole GPU, within the virtual walks' bounds on partial bytes below.
@@ -280,6 +288,11 @@ struct sm90 {
   static constexpr std::int64_t virtual_partial_share = 4;
   static constexpr std::int64_t virtual_max_partial_bytes = 32 << 20;
   static constexpr std::int64_t window_column_max_bytes = 512;
+  /// Windowed walks that only warps along the rows bring within the partials' bounds:
+  /// windows of at most this many bytes (NOTES v6.22: float16 windows of 144 in 145
+  /// blocks 1.73x the runs kernel's time, bfloat16 of 256 in 154 blocks 1.09x; uint8
+  /// windows of 2 in 174 blocks 0.20x, uint16 of 7 0.80x, uint32 of 3 0.58x).
+  static constexpr std::int64_t window_column_row_warps_max_bytes = 64;
   static constexpr std::int64_t fold_column_max_bytes = 4;
   static constexpr std::int64_t fold_row_bytes = 512;
   static constexpr std::int64_t fold_row_min_bytes = 128;  ///< then 4x fewer, down to this
