@@ -13,9 +13,10 @@
 // backend in an arena of two threads, so that the paths that split work over the cores
 // run on a machine of one core too.
 //
-//   argx_cpu_selfcheck [trials [seed [K/N]]]  exit status 0 = all agree (and every path ran),
-//                                             1 = a mismatch or a path that did not run
-// K/N runs part K of N (1 <= K <= N): the dtypes whose number is K - 1 modulo N, each
+//   argx_cpu_selfcheck [--part K/N] [trials [seed]]  exit status 0 = all agree (and every
+//                                                    path ran), 1 = a mismatch or a path
+//                                                    that did not run, 2 = bad arguments
+// --part K/N runs part K of N (1 <= K <= N): the dtypes whose number is K - 1 modulo N, each
 // checked in full (patterns, path trials, the random trials that draw it, its paths), so
 // that N processes share the check (the sanitizer build's takes minutes).
 #include <algorithm>
@@ -526,12 +527,17 @@ int run_all(int trials) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int trials = argc > 1 ? std::atoi(argv[1]) : 1500;
-  const unsigned long long seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 20240611ull;
-  if (argc > 3 && (std::sscanf(argv[3], "%d/%d", &part_k, &part_n) != 2 || part_n < 1 || part_k < 1 || part_k > part_n)) {
-    std::fprintf(stderr, "argx_cpu_selfcheck: the part is K/N with 1 <= K <= N, not %s\n", argv[3]);
-    return 2;
+  // `--part K/N` first, then the positional trials and seed.
+  int first = 1;
+  if (argc > 2 && std::strcmp(argv[1], "--part") == 0) {
+    if (std::sscanf(argv[2], "%d/%d", &part_k, &part_n) != 2 || part_n < 1 || part_k < 1 || part_k > part_n) {
+      std::fprintf(stderr, "argx_cpu_selfcheck: the part is K/N with 1 <= K <= N, not %s\n", argv[2]);
+      return 2;
+    }
+    first = 3;
   }
+  const int trials = argc > first ? std::atoi(argv[first]) : 1500;
+  const unsigned long long seed = argc > first + 1 ? std::strtoull(argv[first + 1], nullptr, 10) : 20240611ull;
   --part_k;  // from here on 0-based
   rng.seed(seed);
   int missing = 0;
