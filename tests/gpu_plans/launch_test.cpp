@@ -253,8 +253,9 @@ TEST_CASE("launch: short rows are staged in shared memory where the window kerne
 TEST_CASE("launch: split 64-bit columns leave partials to the answers kernel and fill a wave") {
   // dim 0 of 511 x 2049: 33 column tiles of 8 warps along the rows. 32-bit keys meet
   // through packed atomic maxima; 64-bit keys cannot pack with a position, so their pieces
-  // leave partials that a second kernel folds, and split as far as the 32-bit ones (the
-  // tile's last block reading them all held int64 to 8 splits, 40 blocks).
+  // leave partials that a second kernel folds, and split as far as the 32-bit ones (when
+  // the tile's last block read them all, int64 was held to 8 splits of 5 full-width
+  // tiles, 40 blocks).
   const device_limits hopper{132, 2048, 90};
   const residency r;
   const argx::shape ext{511, 2049};
