@@ -500,8 +500,9 @@ template <class T>
 bool virtual_launch(const layout& full, const layout& walk, const residency& r, const device_limits& d,
                     launch_config& c) {
   const std::int64_t elem = static_cast<std::int64_t>(size_of(full.type));
+  const std::int64_t most_splits = partial_splits_max<T>(walk.outputs, walk.outputs * walk.reduce * elem);
   launch_config w = column_launch<T>(walk, r, d);
-  if (w.splits > partial_splits_max<T>(walk.outputs, walk.outputs * walk.reduce * elem)) return false;
+  if (w.splits > most_splits) return false;
   // A walk that leaves multiprocessors without a block: the runs kernels, whose blocks
   // fill the GPU, were faster (NOTES v6.22: 1.27-1.82x on walks of 70-125 blocks). So
   // were they on windows long enough for their vectors where only warps along the rows
@@ -510,7 +511,7 @@ bool virtual_launch(const layout& full, const layout& walk, const residency& r, 
   // walk without them was.
   if (w.blocks < d.multiprocessors) return false;
   if (walk.virt.window * elem > T::window_column_row_warps_max_bytes &&
-      column_launch<T>(walk, r, d, false).splits > partial_splits_max<T>(walk.outputs, walk.outputs * walk.reduce * elem))
+      column_launch<T>(walk, r, d, false).splits > most_splits)
     return false;
   answers_from_partials<T>(w, full.outputs, walk.virt.per_output(), r, d);
   w.virt = walk.virt;
