@@ -332,7 +332,7 @@ __device__ __forceinline__ void column_items(const layout& l, const device_outpu
 /// `l` the full layout: a team (2^team_log2 lanes of a warp, or the whole block where the
 /// partials an output are many) folds each output's partials, those its columns left in
 /// every split, each lane every team-th of them, four loads in flight, and, in a folded
-/// walk, the rows past its last whole fold; then the team meets.
+/// walk, the rows past the last whole fold of each block of rows; then the team meets.
 template <dtype D, bool Block>
 __device__ __forceinline__ void virtual_answer_items(const layout& l, const device_outputs& out,
                                                      const workspace_ptrs& ws, std::int64_t splits, int team_log2,
@@ -342,7 +342,8 @@ __device__ __forceinline__ void virtual_answer_items(const layout& l, const devi
   const auto* parts = static_cast<const partial<K>*>(ws.partials);
   const virtual_columns v = l.virt;
   const std::int64_t per = v.per_output(), per_split = l.outputs * per, n = splits * per;
-  const std::int64_t rest = v.fold > 1 ? l.reduce / v.fold * v.fold : l.reduce;  // the rows no fold holds
+  // The rows no fold holds: rows % fold of each index of the other reduced axes.
+  const std::int64_t tail = v.tail_rows(), tails = tail > 0 ? l.reduce / v.rows * tail : 0;
   const int team = Block ? static_cast<int>(blockDim.x) : 1 << team_log2;
   const int rank = Block ? static_cast<int>(threadIdx.x) : static_cast<int>(threadIdx.x) & (team - 1);
   const std::int64_t teams_per_block = Block ? 1 : static_cast<std::int64_t>(blockDim.x >> team_log2);
@@ -363,8 +364,10 @@ __device__ __forceinline__ void virtual_answer_items(const layout& l, const devi
 #pragma unroll
         for (int u = 0; u < 4; ++u) c = combine(c, got[u], l.ties_last);
       }
-      for (std::int64_t t = rest + rank; t < l.reduce; t += team)
+      for (std::int64_t m = rank; m < tails; m += team) {
+        const std::int64_t t = v.tail_position(m);
         c = combine(c, candidate<K>{order_key<D>(slice[l.element_offset(t)], l.keys), t}, l.ties_last);
+      }
     }
     if constexpr (Block) {
       c = device::block_argmax<K>(fold).reduce(c, l.ties_last);

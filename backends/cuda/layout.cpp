@@ -263,18 +263,20 @@ int contiguous_kept_tail(const layout& l, std::int64_t& width) {
 }
 
 bool folded_layouts(const layout& l, std::int64_t fold, layout& full, layout& walk) {
-  if (l.vec != vector_axis::column || l.red.n != 1 || fold < 2) return false;
+  if (l.vec != vector_axis::column || fold < 2) return false;
   // The columns: the kept axes that tile one block of memory with the column axis, in
   // row-major order (the last ones; their output weights may be any).
   std::int64_t width = 1;
   const int block_axes = contiguous_kept_tail(l, width);
-  const std::int64_t rows = l.red.at[0].extent;
-  if (l.red.at[0].stride != width || rows < fold) return false;
+  const axis& in = l.red.at[l.red.n - 1];
+  if (in.stride != width || in.extent < fold) return false;
   full = l;
   full.virt.fold = fold;
   full.virt.width = width;
+  full.virt.rows = in.extent;
   walk = full;
-  walk.red.at[0] = axis{rows / fold, fold * width, 0};
+  // (The other reduced axes stay: the walk's rows are row-major over them, then the folds.)
+  walk.red.at[l.red.n - 1] = axis{in.extent / fold, fold * width, 0};
   walk.kept.n -= block_axes - 1;  // virtual_walk makes the last one the virtual columns
   virtual_walk(walk, fold * width);
   return true;

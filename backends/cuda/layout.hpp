@@ -162,14 +162,26 @@ struct virtual_columns {
   std::int64_t window = 1;  ///< windowed: a window's elements, neighbouring virtual columns of one output
   std::int64_t fold = 1;    ///< folded: the full layout's rows in a row of the walk
   std::int64_t width = 1;   ///< folded: the full layout's columns (a walk row is fold rows of width columns)
+  std::int64_t rows = 1;    ///< folded: the full layout's last reduced axis' extent (the rows a fold takes from)
 
   ARGX_HOST_DEVICE bool any() const { return window > 1 || fold > 1; }
   /// Virtual columns an output has.
   ARGX_HOST_DEVICE std::int64_t per_output() const { return window > 1 ? window : fold; }
   /// The full layout's traversal index of virtual column v (the walk's compact output
-  /// index) in row `row` of the walk.
+  /// index) in row `row` of the walk. Folded: each index u of the other reduced axes has
+  /// rows / fold walk rows; the full layout's rows u * rows + q * fold + (v's row in its fold).
   ARGX_HOST_DEVICE std::int64_t position(std::int64_t row, std::int64_t v) const {
-    return window > 1 ? row * window + v % window : row * fold + v % (fold * width) / width;
+    if (window > 1) return row * window + v % window;
+    const std::int64_t per = rows / fold, u = row / per;
+    return u * rows + (row - u * per) * fold + v % (fold * width) / width;
+  }
+  /// Folded: the rows past the last whole fold of each index of the other reduced axes
+  /// (read by the answers' kernel), and the full layout's traversal index of the m-th of
+  /// them (over every such index u, of `reduce / rows`).
+  ARGX_HOST_DEVICE std::int64_t tail_rows() const { return fold > 1 ? rows % fold : 0; }
+  ARGX_HOST_DEVICE std::int64_t tail_position(std::int64_t m) const {
+    const std::int64_t tail = rows % fold, u = m / tail;
+    return u * rows + (rows - tail) + (m - u * tail);
   }
   /// The walk's compact index of output o's k-th virtual column (o compact in the full
   /// layout, whose column axis is last).
@@ -295,13 +307,15 @@ bool windowed_layouts(const layout& l, layout& full, layout& walk);
 /// stride the product of the extents after it, the last 1), and their product (`width`).
 int contiguous_kept_tail(const layout& l, std::int64_t& width);
 
-/// Narrow columns as wide ones: `l` column layouts of one reduced axis whose rows follow
+/// Narrow columns as wide ones: `l` column layouts whose rows (the last reduced axis) follow
 /// one another (stride = C, the columns: the column axis and the kept axes that tile one
-/// block of memory with it), so that each outer row of outputs is one block of rows.
-/// `walk` reads `fold` rows at a time as one row of fold x C virtual columns (the rows past
-/// the last whole fold, fewer than fold, are left to the answers' kernel); virtual column v
-/// is column v % C of row row * fold + v / C % fold. `full` is l, the answers' layout.
-/// False (and both untouched) where l is not such a walk or has fewer than `fold` rows.
+/// block of memory with it), so that each outer row of outputs is one block of rows for
+/// each index of the other reduced axes. `walk` reads `fold` rows at a time as one row of
+/// fold x C virtual columns (the rows past the last whole fold of each block, fewer than
+/// fold, are left to the answers' kernel); virtual column v is column v % C of the block's
+/// row q * fold + v / C % fold, q the walk's row in the block. `full` is l, the answers'
+/// layout. False (and both untouched) where l is not such a walk or its last reduced axis
+/// has fewer than `fold` rows.
 bool folded_layouts(const layout& l, std::int64_t fold, layout& full, layout& walk);
 
 /// Whether l's kept axes are in memory order: falling |stride|, the smallest innermost.

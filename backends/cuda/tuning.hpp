@@ -294,6 +294,12 @@ struct sm90 {
   /// windows of 2 in 174 blocks 0.20x, uint16 of 7 0.80x, uint32 of 3 0.58x).
   static constexpr std::int64_t window_column_row_warps_max_bytes = 64;
   static constexpr std::int64_t fold_column_max_bytes = 4;
+  /// Folds of wider columns, up to fold_wide_column_max_bytes (not rows of one aligned
+  /// vector), only where the walk splits its rows at most fold_wide_max_splits ways (NOTES
+  /// v6.23, H200: columns of 8-16 bytes folded in walks of 0-4 splits 0.50-1.07x the time;
+  /// of 7-264 splits 1.02-1.66x, whose partials the answers kernel reads fold times over).
+  static constexpr std::int64_t fold_wide_column_max_bytes = 16;
+  static constexpr std::int64_t fold_wide_max_splits = 4;
   static constexpr std::int64_t fold_row_bytes = 512;
   static constexpr std::int64_t fold_row_min_bytes = 128;  ///< then 4x fewer, down to this
   static constexpr std::int64_t fold_min_rows = 16;

@@ -170,6 +170,10 @@ std::vector<shape_case> cases() {
   // few slices for teams of half that to give every multiprocessor a block)
   cs.push_back({"rows 1300x4500 (a warp a row)", {1300, 4500}, {1}});
   cs.push_back({"dims 0 and 2, a warp a slice of 100 short runs", {100, 1300, 70}, {0, 2}});
+  // columns of at most 4 bytes whose rows (the last reduced dim) follow one another, for
+  // each index of another reduced dim: folded, each block's rows past its last fold by the
+  // answers' kernel
+  cs.push_back({"dims 0 and 2 of 40x3x4133x2, columns folded for each index of dim 0", {40, 3, 4133, 2}, {0, 2}});
   return cs;
 }
 

@@ -115,6 +115,62 @@ TEST_CASE("classes: ties and NaN exactly at the split points the launch chose") 
   if (!quick()) CHECK(answer_teams == std::set<std::string>{"block", "32", "16", "8", "4", "2", "1"});
 }
 
+TEST_CASE("classes: folded columns of several reduced axes: ties and NaN at every fold's edges") {
+  // Dims {0, 2} of A x K x R x 2: columns of two elements whose rows (dim 2) follow one
+  // another, read `fold` rows at a time for every index of dim 0; the rows past the last
+  // whole fold of each (R % fold of them, none for R = 4096) are the answers kernel's, by a
+  // block or a team of lanes an output. Equal maxima on either side of the last fold's end,
+  // and of one index of dim 0's end and the next one's start; a NaN in a tail; then random
+  // elements with dense ties and NaN, every spec variant.
+  rng r(20261129);
+  fill_profile dense_ties;
+  dense_ties.tie_rate = 0.9;
+  int variant = 0;
+  std::set<std::string> answers;
+  const argx::shape few{48, 3, 4133, 2}, whole{40, 3, 4096, 2}, many{6, 300, 4133, 2};
+  for (auto [t, e] : std::vector<std::pair<dtype, argx::shape>>{{dtype::f16, few},
+                                                                {dtype::f16, whole},
+                                                                {dtype::f16, many},
+                                                                {dtype::bf16, few},
+                                                                {dtype::i16, many},
+                                                                {dtype::u8, many},
+                                                                {dtype::u8, argx::shape{2, 1000, 4133, 2}}}) {
+    const argx::spec s = spec_variant(0, argx::dim_list{0, 2});
+    const host_tensor x = make_filled(t, encode(t, 0), e);
+    argx::detail::plan p = argx::detail::make_plan(x.view, argx::op::argmax, s);
+    p.data = reinterpret_cast<const void*>(std::uintptr_t(0x10000));
+    const auto cfg = argx::detail::gpu::launch_for(p);
+    INFO(argx::name(t), " ", to_string(e), " launch ", argx::detail::gpu::describe(cfg));
+    REQUIRE(cfg.virt.fold > 1);
+    answers.insert(cfg.answers_by_block ? "block" : "team");
+    const std::int64_t outer = e[0], kept = e[1], rows = e[2], tail = rows % cfg.virt.fold, out = 1 * 2 + 1;
+    auto flat = [&](std::int64_t u, std::int64_t q) { return ((u * kept + 1) * rows + q) * 2 + 1; };  // output (1, 1)
+    argx::spec last = s;
+    last.ties = argx::tie_break::last;
+    // Equal maxima at traversal positions u * rows + q and the next one (the last fold of
+    // index outer - 2 and the first tail row after it; the last row of one index and the
+    // first of the next).
+    for (auto [u, q] : std::vector<std::pair<std::int64_t, std::int64_t>>{{outer - 2, rows - tail - 1}, {outer / 2 - 1, rows - 1}}) {
+      host_tensor y = x;
+      y.storage = std::make_shared<std::vector<unsigned char>>(*x.storage);
+      y.view.data = y.storage->data();
+      const std::int64_t a = u * rows + q;
+      set_flat(y, flat(u, q), encode(t, 1));
+      set_flat(y, q + 1 < rows ? flat(u, q + 1) : flat(u + 1, 0), encode(t, 1));
+      CHECK(reduce_on(argx::backend::cuda, argx::op::argmax, y, s).indices[out] == a);
+      CHECK(reduce_on(argx::backend::cuda, argx::op::argmax, y, last).indices[out] == a + 1);
+      if (argx::is_floating(t)) {  // a NaN in the tail of index 1 of dim 0 wins
+        set_flat(y, flat(1, rows - 1), nan_bits(t, true, 3));
+        CHECK(reduce_on(argx::backend::cuda, argx::op::argmin, y, s).indices[out] == 2 * rows - 1);
+      }
+    }
+    const host_tensor z = random_tensor(r, t, e, dense_ties);
+    for (int k = 0; k < 4; ++k, ++variant)
+      require_same_as_seq(op_variant(variant % 16), z, spec_variant(variant % 16, argx::dim_list{0, 2}));
+  }
+  CHECK(answers == std::set<std::string>{"block", "team"});
+}
+
 TEST_CASE("classes: every column of split tiles met through atomic maxima") {
   // The last block of a split column tile reads every column's atomic maximum: in batches
   // (column_meeting_batch slots a thread at once) for uint8 and float16 tiles, one by one

@@ -114,6 +114,13 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
     const std::int64_t wave = static_cast<std::int64_t>(hopper.multiprocessors) * resident_blocks(c, r);
     if (c.splits > 1 && c.kernel != kernel_kind::columns) CHECK(l.outputs * c.splits <= wave);
     if (c.virt.any()) ++(c.virt.window > 1 ? windowed : folded);
+    // Folds of columns up to a vector; those wider than fold_column_max_bytes split their
+    // rows a few ways at most (the answers kernel reads every split's fold partials).
+    if (c.virt.fold > 1) {
+      const std::int64_t width_bytes = c.virt.width * static_cast<std::int64_t>(argx::size_of(l.type));
+      CHECK(width_bytes <= hopper_tuning::fold_wide_column_max_bytes);
+      if (width_bytes > hopper_tuning::fold_column_max_bytes) CHECK(c.splits <= hopper_tuning::fold_wide_max_splits);
+    }
     if (c.memory_order) {
       MESSAGE("memory order: ", sc.describe(), " -> ", describe(c));
       CHECK(!kept_in_memory_order(l));
@@ -216,6 +223,38 @@ TEST_CASE("launch: column tiles fill a wave with warps along the rows before spl
     CHECK(c.splits == 1);
     CHECK(c.row_warps_log2 == (rows > 4 ? 1 : 0));
     CHECK(c.blocks == (rows > 4 ? 235 : 118));
+  }
+}
+
+TEST_CASE("launch: columns of up to a vector fold where the walk splits its rows a few ways at most") {
+  // int32 dims {0, 2} of 1025 x 127 x 2138 x 2: columns of 8 bytes, each lane's 16-byte
+  // load a row held 8 useful bytes; folded for every index of dim 0 (64 rows a walk row,
+  // 4 splits). uint32 dim 0 of 6645712 x 3: folded, 132 splits whose partials the answers
+  // kernel read (1.55x the time): not folded.
+  const device_limits hopper{132, 2048, 90};
+  const residency r;
+  struct shape_case {
+    argx::dtype type;
+    argx::shape ext;
+    argx::dim_list dims;
+    bool folds;
+  };
+  for (const shape_case& sc : {shape_case{argx::dtype::i32, {1025, 127, 2138, 2}, {0, 2}, true},
+                               shape_case{argx::dtype::u32, {6645712, 3}, {0}, false}}) {
+    const argx::tensor_view x = argx::make_view(reinterpret_cast<const void*>(std::uintptr_t(1) << 20), sc.type, sc.ext,
+                                                argx::contiguous_strides(sc.ext), argx::memory_space::device);
+    argx::spec s;
+    s.dims = sc.dims;
+    const layout l = make_layout(argx::detail::make_plan(x, argx::op::argmax, s));
+    const launch_config c = choose_launch(l, r, hopper);
+    INFO(argx::name(sc.type), " ", describe(l), ": ", describe(c));
+    REQUIRE(c.kernel == kernel_kind::columns);
+    CHECK((c.virt.fold > 1) == sc.folds);
+    if (sc.folds) {
+      CHECK(l.red.n == 2);
+      CHECK(c.virt.rows == sc.ext[2]);
+      CHECK(c.splits <= hopper_tuning::fold_wide_max_splits);
+    }
   }
 }
 

@@ -39,8 +39,15 @@ void check_virtual(const argx::detail::plan& p, const layout& full, const layout
   CHECK(walk.column_axis().stride == 1);
   CHECK(walk.outputs == full.outputs * v.per_output());
   CHECK(walk.data == full.data);
-  const std::int64_t rest = v.fold > 1 ? full.reduce / v.fold * v.fold : full.reduce;
-  CHECK(walk.reduce * v.per_output() == rest);
+  // Folded: the rows of the last reduced axis past its last whole fold (for every index
+  // of the other reduced axes) are the answers kernel's, tail_position's in order.
+  auto walked = [&](std::int64_t t) { return v.fold == 1 || t % v.rows < v.rows / v.fold * v.fold; };
+  const std::int64_t tails = v.tail_rows() > 0 ? full.reduce / v.rows * v.tail_rows() : 0;
+  CHECK(walk.reduce * v.per_output() == full.reduce - tails);
+  for (std::int64_t m = 0; m < tails; ++m) {
+    CHECK(!walked(v.tail_position(m)));
+    CHECK((m == 0 || v.tail_position(m) > v.tail_position(m - 1)));
+  }
   for (std::int64_t o = 0; o < full.outputs; ++o) {
     std::vector<int> seen(static_cast<std::size_t>(full.reduce), 0);
     for (std::int64_t k = 0; k < v.per_output(); ++k) {
@@ -50,14 +57,15 @@ void check_virtual(const argx::detail::plan& p, const layout& full, const layout
       for (std::int64_t r = 0; r < walk.reduce; ++r) {
         const std::int64_t t = v.position(r, col);
         REQUIRE(t >= 0);
-        REQUIRE(t < rest);
+        REQUIRE(t < full.reduce);
+        CHECK(walked(t));
         ++seen[static_cast<std::size_t>(t)];
         const std::int64_t off = full.kept.offset_of(o) + full.red.offset_of(t);
         CHECK(walk.kept.offset_of(col) + walk.red.offset_of(r) == off);
         CHECK(plan_offset(p, full.output_of(o), full.position_of(t)) == shift + off);
       }
     }
-    for (std::int64_t t = 0; t < full.reduce; ++t) CHECK(seen[static_cast<std::size_t>(t)] == (t < rest ? 1 : 0));
+    for (std::int64_t t = 0; t < full.reduce; ++t) CHECK(seen[static_cast<std::size_t>(t)] == (walked(t) ? 1 : 0));
   }
 }
 
@@ -162,7 +170,7 @@ void check_layout(const argx::detail::plan& p, const std::string& what) {
 
 TEST_CASE("layout: random views and dims reach the same elements, positions and outputs as the plan") {
   rng r(4242);
-  int runs = 0, columns = 0, none = 0, windowed = 0, folded = 0;
+  int runs = 0, columns = 0, none = 0, windowed = 0, folded = 0, folded_several = 0;
   for (int i = 0; i < 600; ++i) {
     const int rank = 1 + static_cast<int>(r.below(4));
     const host_tensor base = random_tensor(r, argx::dtype::f32, random_extents(r, rank, 300));
@@ -183,12 +191,15 @@ TEST_CASE("layout: random views and dims reach the same elements, positions and 
     none += l.vec == vector_axis::none;
     layout full, walk;
     windowed += argx::detail::gpu::windowed_layouts(l, full, walk);
-    folded += argx::detail::gpu::folded_layouts(l, 2, full, walk);
+    const bool folds = argx::detail::gpu::folded_layouts(l, 2, full, walk);
+    folded += folds;
+    folded_several += folds && l.red.n > 1;  // a tail of rows for every index of the other reduced axes
   }
   MESSAGE("vector axis: run ", runs, ", column ", columns, ", none ", none, "; windowed walks offered ", windowed,
-          ", folded ", folded);
+          ", folded ", folded, " (", folded_several, " of several reduced axes)");
   CHECK(windowed > 10);
   CHECK(folded > 10);
+  CHECK(folded_several > 3);
   CHECK(runs > 50);
   CHECK(columns > 50);
   CHECK(none > 10);
