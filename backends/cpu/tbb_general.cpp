@@ -33,6 +33,9 @@ void over_ranges(const job& j, std::int64_t count, std::int64_t unit_bytes, cons
                       [&](const ::tbb::blocked_range<std::int64_t>& r) { f(r.begin(), r.end()); });
 }
 
+/// Outputs whose pieces one parallel region of run_outputs meets.
+constexpr std::int64_t met_outputs = 32;
+
 /// A slice's positions [first, last) as a function of the piece of work, reduced into a
 /// candidate; `run_outputs` spreads outputs, or the pieces of a few large slices, over the cores.
 template <class Range>
@@ -53,16 +56,33 @@ void run_outputs(const job& j, std::int64_t pieces, const Range& range) {
                           for (std::int64_t o = r.begin(); o < r.end(); ++o) one(o);
                         });
   } else {
+    // Few large slices: the pieces of up to met_outputs outputs in one parallel region
+    // (one region an output left a core idle at each output's end: 5 slices of 5 pieces
+    // ran 3 pieces to 2), a task's share of them met output by output.
+    struct bests {
+      cand c[met_outputs];
+    };
     const std::int64_t grain = std::max<std::int64_t>(1, pieces * grain_bytes / slice_bytes);
-    for (std::int64_t o = 0; o < p.outputs; ++o) {
-      const std::int64_t start = kept_offset(p, o);
-      const cand c = ::tbb::parallel_reduce(
-          ::tbb::blocked_range<std::int64_t>(0, pieces, grain), j.seed_for(p.reduce_size),
-          [&](const ::tbb::blocked_range<std::int64_t>& r, cand acc) {
-            return j.better(acc, range(start, r.begin(), r.end()));
+    for (std::int64_t o0 = 0; o0 < p.outputs; o0 += met_outputs) {
+      const std::int64_t n = std::min(met_outputs, p.outputs - o0);
+      std::int64_t starts[met_outputs];
+      bests seeds{};
+      for (std::int64_t i = 0; i < n; ++i) starts[i] = kept_offset(p, o0 + i), seeds.c[i] = j.seed_for(p.reduce_size);
+      const bests met = ::tbb::parallel_reduce(
+          ::tbb::blocked_range<std::int64_t>(0, n * pieces, grain), seeds,
+          [&](const ::tbb::blocked_range<std::int64_t>& r, bests acc) {
+            for (std::int64_t k = r.begin(); k < r.end();) {
+              const std::int64_t i = k / pieces, end = std::min(r.end(), (i + 1) * pieces);
+              acc.c[i] = j.better(acc.c[i], range(starts[i], k - i * pieces, end - i * pieces));
+              k = end;
+            }
+            return acc;
           },
-          [&](cand a, cand b) { return j.better(a, b); });
-      j.put(o, c, j.at(start + reduced_offset(p, c.pos)));
+          [&](bests a, const bests& b) {
+            for (std::int64_t i = 0; i < n; ++i) a.c[i] = j.better(a.c[i], b.c[i]);
+            return a;
+          });
+      for (std::int64_t i = 0; i < n; ++i) j.put(o0 + i, met.c[i], j.at(starts[i] + reduced_offset(p, met.c[i].pos)));
     }
   }
 }

@@ -404,6 +404,9 @@ std::vector<recipe> recipes(argx::dtype t) {
       {"rows_merge_lanes", {40, 70, 181}, view::contiguous, {0, 2}, data::any},
       {"rows_merge_lanes (the contiguous dim first: positions 20 apart)", {97, 70, 20}, view::fortran, {0, 2}, data::nan},
       {"runs", {2000, 50}, view::fortran, {}, data::any},
+      // Three outputs of five runs of 40000 (slices of 200000 elements): the pieces of
+      // every output met in one parallel region.
+      {"runs (a few large slices)", {40000, 3, 5}, view::fortran, {0, 2}, data::any},
       {"runs_backwards", {100001}, view::flipped, {}, data::any},
       {"gathers", {100001}, view::every_second, {}, data::any},
       {"gathers (every fourth element)", {100003}, view::every_fourth, {}, data::nan},
