@@ -495,12 +495,14 @@ launch_config choose_columns(const layout& l, const residency& r, const device_l
 // column and split, written and read again) stay under 1 / virtual_partial_share of the
 // input's bytes and virtual_max_partial_bytes (the workspace is kept per stream). Fewer
 // splits than the walk wants are no way out: capped, the small inputs of few rows that
-// would then take the walk ran 1.5-2.2x slower than without it (NOTES.md v6.11).
+// would then take the walk ran 1.5-2.2x slower than without it (NOTES.md v6.11). Nor
+// where the walk wants more than `splits_max` splits (a caller's own bound).
 template <class T>
 bool virtual_launch(const layout& full, const layout& walk, const residency& r, const device_limits& d,
-                    launch_config& c) {
+                    launch_config& c, std::int64_t splits_max = int32_max) {
   const std::int64_t elem = static_cast<std::int64_t>(size_of(full.type));
-  const std::int64_t most_splits = partial_splits_max<T>(walk.outputs, walk.outputs * walk.reduce * elem);
+  const std::int64_t most_splits =
+      std::min(splits_max, partial_splits_max<T>(walk.outputs, walk.outputs * walk.reduce * elem));
   launch_config w = column_launch<T>(walk, r, d);
   if (w.splits > most_splits) return false;
   // A walk that leaves multiprocessors without a block: the runs kernels, whose blocks
@@ -552,8 +554,7 @@ bool folded_launch(const layout& l, const residency& r, const device_limits& d, 
     const std::int64_t fold = ceil_div(row_bytes, width_bytes);
     if (fold < 2 || rows < fold * T::fold_min_rows) continue;
     layout full, walk;
-    if (folded_layouts(l, fold, full, walk) && virtual_launch<T>(full, walk, r, d, c) && c.splits <= most_splits)
-      return true;
+    if (folded_layouts(l, fold, full, walk) && virtual_launch<T>(full, walk, r, d, c, most_splits)) return true;
   }
   return false;
 }
