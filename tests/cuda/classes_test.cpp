@@ -90,9 +90,7 @@ TEST_CASE("classes: ties and NaN exactly at the split points the launch chose") 
       if (!strided) ks.push_back(cfg.splits);  // the last piece's first stretch, then the first piece's second
       for (const std::int64_t k : ks) {
         const std::int64_t b = k * stretch * unit;
-        host_tensor y = x;
-        y.storage = std::make_shared<std::vector<unsigned char>>(*x.storage);
-        y.view.data = y.storage->data();
+        host_tensor y = make_filled(t, encode(t, 0), e);
         const std::int64_t base = e.size() == 2 ? (e[0] - 1) * row : 0;
         set_flat(y, base + (b - 1) * inner, encode(t, 1));
         set_flat(y, base + b * inner, encode(t, 1));
@@ -151,9 +149,7 @@ TEST_CASE("classes: folded columns of several reduced axes: ties and NaN at ever
     // index outer - 2 and the first tail row after it; the last row of one index and the
     // first of the next).
     for (auto [u, q] : std::vector<std::pair<std::int64_t, std::int64_t>>{{outer - 2, rows - tail - 1}, {outer / 2 - 1, rows - 1}}) {
-      host_tensor y = x;
-      y.storage = std::make_shared<std::vector<unsigned char>>(*x.storage);
-      y.view.data = y.storage->data();
+      host_tensor y = make_filled(t, encode(t, 0), e);
       const std::int64_t a = u * rows + q;
       set_flat(y, flat(u, q), encode(t, 1));
       set_flat(y, q + 1 < rows ? flat(u, q + 1) : flat(u + 1, 0), encode(t, 1));
