@@ -36,6 +36,11 @@ def rw_fraction(r):
     return s["read_write_2t"] / s["argx"]
 
 
+def read_write_cap(r):
+    s = r["seconds"]
+    return s["read_2t"] / s["read_write_2t"]
+
+
 def speedup(r):
     s = r["seconds"]
     return s["numpy"] / s["argx"] if "numpy" in s else None
@@ -60,6 +65,7 @@ def summarize(doc):
         "median_fraction_beyond_llc_read_write": beyond_rw["median"] if beyond_rw else None,
         "min_fraction_beyond_llc_read_write": beyond_rw["min"] if beyond_rw else None,
         "cases_beyond_llc_full_read": q["n"] if q else 0,
+        "cases_beyond_llc_capped_by_writes": sum(read_write_cap(r) < 0.70 for r in full if r["bytes"] > llc),
         "in_cache_median_speedup_vs_numpy": float(np.median(in_cache_speedups)) if in_cache_speedups else None,
         "median_speedup_vs_numpy": float(np.median([speedup(r) for r in recs if speedup(r) is not None])),
         "numpy_faster": len(losers),
@@ -122,6 +128,26 @@ def markdown(doc, summary, conditions):
     lines.append(f"Cases with early-exit data: {len(early)}; their fraction of the ceiling: median "
                  f"{np.median([fraction(r) for r in early]):.2f} (a scan that may stop early reads less).")
     lines.append("")
+    low = sorted((r for r in recs if r["case"]["data"] == "full" and r["bytes"] > llc and fraction(r) < 0.70),
+                 key=fraction)
+    if low:
+        # Index writes (8 bytes an output) weigh on reductions of a few elements: the
+        # read+write ceiling (the same bytes read, 8 an output written) says how much, and
+        # its ratio to the read ceiling is the most of the read ceiling such a case can reach.
+        beyond = [r for r in recs if r["case"]["data"] == "full" and r["bytes"] > llc]
+        capped = sum(read_write_cap(r) < 0.70 for r in beyond)
+        lines += [f"Cases beyond the LLC under 0.70 of the read ceiling (full read), lowest first; figures after "
+                  f"re-measuring ({sum(bool(r.get('remeasured_low')) for r in low)} of {len(low)} measured three times, "
+                  "the median kept). \"cap\": the read ceiling's time over the read+write ceiling's, the most of "
+                  f"the read ceiling a case can reach while it writes its indices; {capped} of the {len(beyond)} "
+                  "full-read cases beyond the LLC have a cap under 0.70.", "",
+                  "| case | class | MiB | of read ceiling | of read+write ceiling | cap | index bytes per input byte | traversal |",
+                  "|---|---|---:|---:|---:|---:|---:|---|"]
+        for r in low:
+            lines.append(f"| #{r['case']['id']} {r['describe']} | {r['class']} | {r['bytes'] / 2**20:.1f} | "
+                         f"{fraction(r):.2f} | {rw_fraction(r):.2f} | {read_write_cap(r):.2f} | "
+                         f"{8 * r['outputs'] / r['bytes']:.2f} | {', '.join(r.get('paths', []))} |")
+        lines.append("")
     if summary["numpy_faster_cases"]:
         lines += ["Cases where numpy is faster (after re-measuring):", "",
                   "| case | class | MiB | x numpy |", "|---|---|---:|---:|"]
