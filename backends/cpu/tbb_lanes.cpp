@@ -20,6 +20,7 @@
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/parallel_reduce.h>
 
+#include "stream_copy.hpp"
 #include "tbb_job.hpp"
 
 namespace argx::detail::tbb_backend {
@@ -430,13 +431,24 @@ thread_local output_buffer unit_outputs;
 /// those after it. Into L2 (locality 2), whose queue holds more misses than L1's.
 constexpr std::int64_t copy_ahead = 16;
 
-/// Entries of `size` bytes, lane i's `items` ones from buf[i * items] to out[at[i] + k * step].
+/// Outputs of at least this many bytes (beyond a last-level cache) take the copy's whole
+/// 64-byte lines with non-temporal stores (stream_copy.hpp): a cached store first reads
+/// the line it fills.
+constexpr std::int64_t stream_min_bytes = std::int64_t(32) << 20;
+
+/// Entries of `size` bytes, lane i's `items` ones from buf[i * items] to out[at[i] + k * step];
+/// `stream`: runs of two lines or more (step 1) go past the caches (copy_streaming).
 template <class U>
 void copy_entries(void* out, const void* buf, const std::int64_t* at, std::int64_t lanes, std::int64_t items,
-                  std::int64_t step) {
+                  std::int64_t step, bool stream) {
   U* o = static_cast<U*>(out);
   const U* b = static_cast<const U*>(buf);
   constexpr std::int64_t size = sizeof(U);
+  if (stream && step == 1 && items * size >= 128) {
+    for (std::int64_t i = 0; i < lanes; ++i, b += items)
+      cpu::copy_streaming(reinterpret_cast<char*>(o + at[i]), reinterpret_cast<const char*>(b), items * size);
+    return;
+  }
   const bool far = lanes > copy_ahead && std::abs(at[1] - at[0]) * size >= 64;
   // A lane's lines: those of its entries' span (`lo` to `hi` bytes from its first entry),
   // or each entry's own when they lie a line or more apart.
@@ -464,12 +476,12 @@ void copy_entries(void* out, const void* buf, const std::int64_t* at, std::int64
   }
 }
 void copy_entries(std::int64_t size, void* out, const void* buf, const std::int64_t* at, std::int64_t lanes,
-                  std::int64_t items, std::int64_t step) {
+                  std::int64_t items, std::int64_t step, bool stream) {
   switch (size) {
-    case 1: return copy_entries<std::uint8_t>(out, buf, at, lanes, items, step);
-    case 2: return copy_entries<std::uint16_t>(out, buf, at, lanes, items, step);
-    case 4: return copy_entries<std::uint32_t>(out, buf, at, lanes, items, step);
-    default: return copy_entries<std::uint64_t>(out, buf, at, lanes, items, step);
+    case 1: return copy_entries<std::uint8_t>(out, buf, at, lanes, items, step, stream);
+    case 2: return copy_entries<std::uint16_t>(out, buf, at, lanes, items, step, stream);
+    case 4: return copy_entries<std::uint32_t>(out, buf, at, lanes, items, step, stream);
+    default: return copy_entries<std::uint64_t>(out, buf, at, lanes, items, step, stream);
   }
 }
 
@@ -492,8 +504,11 @@ void copy_runs(const job& j, const layout& l, const unit_place& u, const unsigne
     }
   }
   const std::int64_t step = l.item_rank > 0 ? l.item_dims[0].weight : 1;
-  copy_entries(index_bytes(j.p), j.out.indices, indices, at, lanes, u.items, step);
-  if (j.out.values) copy_entries(j.esize, j.out.values, values, at, lanes, u.items, step);
+  const std::int64_t isize = index_bytes(j.p);
+  copy_entries(isize, j.out.indices, indices, at, lanes, u.items, step, j.p.outputs * isize >= stream_min_bytes);
+  if (j.out.values)
+    copy_entries(j.esize, j.out.values, values, at, lanes, u.items, step, j.p.outputs * j.esize >= stream_min_bytes);
+  cpu::stream_fence();  // the non-temporal stores are ordered before the unit's end is published
 }
 
 /// Runs one unit; `split_rows` spreads its rows over the cores. `next`: the unit this
