@@ -70,10 +70,10 @@ void columns_any(const launch_config& c, const layout& l, const device_outputs& 
   }
 }
 
-template <dtype D, bool Plain, bool Short>
+template <dtype D, bool Plain, bool Short, bool Across = false>
 void runs_block(const launch_config& c, const layout& l, const device_outputs& out, const workspace_ptrs& ws,
                 dim3 grid, dim3 block, cudaStream_t s) {
-  runs_block_kernel<D, Plain, Short><<<grid, block, 0, s>>>(l, out, ws, c.splits, c.chunk, c.run_slots);
+  runs_block_kernel<D, Plain, Short, Across><<<grid, block, 0, s>>>(l, out, ws, c.splits, c.chunk, c.run_slots);
 }
 
 }  // namespace enqueue_detail
@@ -126,6 +126,11 @@ void enqueue(const launch_config& c, const layout& l, const device_outputs& out,
           e::runs_block<D, true, true>(c, l, out, ws, grid, block, stream);
         else
           e::runs_block<D, false, true>(c, l, out, ws, grid, block, stream);
+      } else if (c.run_across) {  // runs of a few slots a lane, one range of slots across them
+        if (plain)
+          e::runs_block<D, true, false, true>(c, l, out, ws, grid, block, stream);
+        else
+          e::runs_block<D, false, false, true>(c, l, out, ws, grid, block, stream);
       } else if (plain) {
         e::runs_block<D, true, false>(c, l, out, ws, grid, block, stream);
       } else {

@@ -51,14 +51,16 @@ __global__ void __launch_bounds__(tune::threads, tune::compiled_arch::runs_team_
 
 /// Slices of runs, a block per (slice, split), ordered walks: long runs walked by the whole
 /// block, or short ones as one stream of slots (Short), each with its own register budget
-/// (every slot of a short run is located and masked on its own, four at a time).
-template <dtype D, bool Plain, bool Short>
+/// (every slot of a short run is located and masked on its own, four at a time); runs of a
+/// few slots a lane as one range of slots across them (Across): a kernel of its own, so
+/// that the others' registers stay as they were.
+template <dtype D, bool Plain, bool Short, bool Across = false>
 __global__ void __launch_bounds__(tune::threads, Short ? tune::compiled_arch::runs_short_min_resident
                                                        : tune::compiled_arch::runs_block_min_resident)
     runs_block_kernel(const layout l, const device_outputs out, const workspace_ptrs ws, const std::int64_t splits,
                       const std::int64_t chunk, const std::int64_t slots_per_run) {
   __shared__ block_meeting<dtype_key_t<D>> meet;
-  run_block_items<D, Plain, Short, ordered_walk<D, Plain>>(l, out, ws, splits, chunk, slots_per_run, meet);
+  run_block_items<D, Plain, Short, ordered_walk<D, Plain>, Across>(l, out, ws, splits, chunk, slots_per_run, meet);
 }
 
 /// The same for unordered walks, long and short runs in one kernel (choose_launch sends

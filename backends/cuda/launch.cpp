@@ -254,6 +254,8 @@ launch_config choose_runs(const layout& l, const residency& r, const device_limi
   // of the GPU idle while it runs).
   c.kernel = l.ordered ? kernel_kind::runs_block : kernel_kind::runs_unordered;
   c.run_stream = !l.dense && run_slots <= T::stream_max_slots_per_lane * c.threads;  // dense: one long run
+  // Ordered walks only: the unordered kernel walks run after run (NOTES v6.25).
+  c.run_across = l.ordered && !c.run_stream && runs > 1 && run_slots <= T::across_max_slots_per_lane * c.threads;
   const std::int64_t target = static_cast<std::int64_t>(d.multiprocessors) * r.runs_block;
   const std::int64_t slice_bytes = l.reduce * elem;
   std::int64_t splits = wave_splits<T>(target, l.outputs, slice_bytes);
@@ -635,7 +637,7 @@ std::string describe(const launch_config& c) {
       s += " lanes=" + std::to_string(1 << c.team_log2) + (c.run_stream ? " stream" : "");
       break;
     case kernel_kind::runs_block:
-    case kernel_kind::runs_unordered: s += c.run_stream ? " stream" : ""; break;
+    case kernel_kind::runs_unordered: s += c.run_stream ? " stream" : c.run_across ? " across" : ""; break;
     case kernel_kind::columns:
       s += std::string(" ") + to_string(c.read) + (c.packed ? " packed" : "") +
            " lanes=" + std::to_string(1 << c.column_lanes_log2) + " row_warps=" + std::to_string(1 << c.row_warps_log2);

@@ -67,6 +67,8 @@ struct launch_config {
   int column_lanes_log2 = 0;  ///< columns: lanes of a warp along the columns (the others along the rows)
   int row_warps_log2 = 0;   ///< columns: warps of a block along the rows (the others along the columns)
   bool run_stream = false;  ///< runs: short runs, walked as one stream of slots (else run after run, the team each)
+  bool run_across = false;  ///< runs_block: runs of a few slots a lane, a piece walked as one range of slots
+                            ///< across its runs (else run after run)
   std::int64_t run_slots = 0;  ///< runs, staged_rows: slots a run may touch (the stream's slots a run; long runs: pieces are ranges of them)
   int window_slots = 0;     ///< windows: slots a lane holds (2, 4 or 8)
   int stage_stride = 0;     ///< staged_rows: slots from one row of the tile to the next (>= run_slots)

@@ -129,11 +129,13 @@ struct unordered_walk {
 
 /// With one split the block stores the answer; with several, each block leaves a partial
 /// and the last of a slice's blocks to finish combines them. Long runs are walked by the
-/// whole block one after another, short ones as one stream of slots (Short).
-template <dtype D, bool Plain, bool Short, class Walk>
+/// whole block one after another, or (Across, ordered walks: runs of a few slots a lane) a
+/// piece's slots as one range across its runs; short ones as one stream of slots (Short).
+template <dtype D, bool Plain, bool Short, class Walk, bool Across = false>
 __device__ __forceinline__ void run_block_items(const layout& l, const device_outputs& out, const workspace_ptrs& ws,
-                                                std::int64_t splits, std::int64_t chunk,
-                                                std::int64_t slots_per_run, block_meeting<dtype_key_t<D>>& meet) {
+                                                std::int64_t splits, std::int64_t chunk, std::int64_t slots_per_run,
+                                                block_meeting<dtype_key_t<D>>& meet) {
+  static_assert(!Across || (!Short && !Walk::reported), "walks across runs: ordered walks of long runs");
   using B = dtype_bits_t<D>;
   using K = dtype_key_t<D>;
   using arch = tune::compiled_arch;
@@ -145,7 +147,11 @@ __device__ __forceinline__ void run_block_items(const layout& l, const device_ou
     const std::int64_t o = item / splits, s = item - o * splits;
     const B* slice = base + l.slice_offset(o);
     auto best = Walk::start(l, w);
-    if constexpr (!Short) {  // long runs
+    if constexpr (Across) {  // slots [k0, k1), one range across the runs
+      const std::int64_t all = w.runs * slots_per_run, k0 = s * chunk, k1 = k0 + chunk < all ? k0 + chunk : all;
+      scan_slot_range<D, arch::across_unroll, Plain>(l, w, slice, k0, k1, threadIdx.x, blockDim.x, slots_per_run,
+                                                     l.keys, best);
+    } else if constexpr (!Short) {  // long runs
       const std::int64_t all = w.runs * slots_per_run;
       if (w.runs == 1 && splits > 1 && all <= interleaved_run_max_slots && splits <= interleaved_run_max_splits) {
         // A slice of one run: piece s takes every splits-th stretch of a block's slots, so

@@ -48,8 +48,11 @@ struct run_slots {
   std::uintptr_t span_begin, span_end;  ///< the tensor's bytes: edge slots read only these
 
   __device__ __forceinline__ static run_slots at(const B* slice, const layout& l, const run_walk& w, std::int64_t q) {
+    return starting(slice + w.start(l, q), l, w);
+  }
+  /// The slots of the run whose first element (view index 0) is at `start`.
+  __device__ __forceinline__ static run_slots starting(const B* start, const layout& l, const run_walk& w) {
     run_slots s;
-    const B* start = slice + w.start(l, q);
     s.low = reinterpret_cast<std::uintptr_t>(w.dir > 0 ? start : start - (w.len - 1));
     s.end = s.low + static_cast<std::uintptr_t>(w.len) * elem;
     const std::uintptr_t lo16 = s.low & ~std::uintptr_t(15), hi16 = (s.end - 1) & ~std::uintptr_t(15);
@@ -286,6 +289,80 @@ __device__ __forceinline__ void scan_short_runs(const layout& l, const run_walk&
     for (int u = 0; u < Unroll; ++u)
       if (a[u] != nullptr)
         best.offer(masked_max_key<D, Plain>(x[u], lo[u], hi[u], kp), x[u], a[u], qu[u], rs[u], lo[u], hi[u]);
+  }
+}
+
+/// Folds slots [k0, k1) of a slice's runs laid end to end (slot v of run q is slot
+/// q * per_run + v; a run touches at most per_run slots, a shorter one's last are skipped)
+/// as lane `team_lane` of a team of `team` <= per_run: slots team_lane, team_lane + team,
+/// ... of the range; ordered walks (slot_best). For runs of a few slots a lane: walked run
+/// after run, each run's setup (its address, its edges, a batch its few slots a lane
+/// cannot fill) costs more than its loads. Here a lane steps to the next run (at most one
+/// a step, as team <= per_run) by the stride of the innermost axis outside the run,
+/// locating the run again only past that axis' end; Unroll slots of a lane are loaded
+/// before any is folded, and a batch holding no run's edge slot folds without masks.
+template <dtype D, int Unroll, bool Plain>
+__device__ __forceinline__ void scan_slot_range(const layout& l, const run_walk& w, const dtype_bits_t<D>* slice,
+                                                std::int64_t k0, std::int64_t k1, int team_lane, int team,
+                                                std::int64_t per_run, key_params kp, slot_best<dtype_key_t<D>>& best) {
+  using B = dtype_bits_t<D>;
+  std::int64_t k = k0 + team_lane;
+  if (k >= k1) return;
+  std::int64_t q = k / per_run, v = k - q * per_run;
+  const axis& outer = l.red.at[l.red.n - 2];  // the innermost axis outside the run (runs > 1)
+  std::int64_t start = w.start(l, q), along = q % outer.extent;
+  run_slots<D> rs = run_slots<D>::starting(slice + start, l, w);
+  while (k < k1) {
+    vec<D> x[Unroll];
+    const B* a[Unroll];
+    const std::int64_t q0 = q;
+    int dq[Unroll], bytes[Unroll];  // each slot's run (q0 + dq), and its bytes in the run (lo | hi << 8)
+    unsigned edge = 0, outside = 0;  // slots a run's first or last (masked); reaching past the tensor
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+      const bool ok = k < k1 && v < rs.count;
+      dq[u] = static_cast<int>(q - q0);
+      a[u] = rs.slot(ok ? v : 0);
+      const bool e = ok && (v == 0 || v == rs.count - 1);
+      int lo = 0, hi = 16;
+      if (e) rs.bytes_of(a[u], lo, hi);
+      bytes[u] = lo | hi << 8;
+      // Only a run's edge slots can reach past the tensor's bytes.
+      const bool in = !e || vec_inside(a[u], l.span_begin, l.span_end);
+      x[u] = load_vec_if<D>(a[u], ok && in);
+      edge |= static_cast<unsigned>(e) << u;
+      outside |= static_cast<unsigned>(ok && !in) << u;
+      if (!ok) a[u] = nullptr;
+      k += team;
+      v += team;
+      if (v >= per_run && k < k1) {  // the next run
+        v -= per_run;
+        ++q;
+        if (++along < outer.extent) {
+          start += outer.stride;
+        } else {
+          along = 0;
+          start = w.start(l, q);
+        }
+        rs = run_slots<D>::starting(slice + start, l, w);
+      }
+    }
+    if (outside != 0)
+#pragma unroll
+      for (int u = 0; u < Unroll; ++u)
+        if (outside >> u & 1u) x[u] = load_vec_in<D>(a[u], l.span_begin, l.span_end);
+    if (edge == 0) {
+#pragma unroll
+      for (int u = 0; u < Unroll; ++u)
+        if (a[u] != nullptr) best.offer(vec_max_key<D, Plain>(x[u], kp), x[u], a[u], q0 + dq[u], rs, 0, 16);
+    } else {
+#pragma unroll
+      for (int u = 0; u < Unroll; ++u)
+        if (a[u] != nullptr) {
+          const int lo = bytes[u] & 0xff, hi = bytes[u] >> 8;
+          best.offer(masked_max_key<D, Plain>(x[u], lo, hi, kp), x[u], a[u], q0 + dq[u], rs, lo, hi);
+        }
+    }
   }
 }
 

@@ -74,6 +74,20 @@ struct sm90 {
   /// they belong to; longer runs one after another, the whole team each (double-buffered
   /// run_unroll loads a lane, which a run of 2 slots a lane cannot fill).
   static constexpr std::int64_t stream_max_slots_per_lane = 2;
+  /// Block walks of several runs of more than stream_max_slots_per_lane and at most this
+  /// many slots a lane take their pieces as one range of slots across the runs, a lane
+  /// stepping to the next run where its slot passes a run's end (runs_block_kernel with
+  /// Across); longer runs run after run. NOTES v6.25 (H200, seeds 13, 41, 29, against run
+  /// after run in one build): 2-5 slots a lane 0.53-0.79x the time on the large launches
+  /// (bfloat16 dims {1, 3, 4} of 3371 x 10 x 2 x 8 x 6217 826 -> 440 us, float64 flat of a
+  /// 15 x 10 x 63 x 1400 view with a reversed dim 86 -> 61 us), 0.93-1.00x of the GPU time
+  /// on small ones; 8-13 slots a lane 1.07-1.22x (run after run, a lane's two double-
+  /// buffered batches of 4 already keep loads in flight); 16 and more (--variant
+  /// across-all, 11 launches) 0.90-1.58x, median 1.21x.
+  static constexpr std::int64_t across_max_slots_per_lane = 7;
+  /// Slots of a lane loaded before any is folded in that walk: 8 spilled (ptxas, uint8 and
+  /// float32, at the block kernel's 128 registers), 4 does not.
+  static constexpr int across_unroll = 4;
   /// Blocks of the team-per-slice run kernel a multiprocessor keeps: its teams wait on one
   /// slice each, so residency is what keeps loads in flight. No sweep of its own recorded;
   /// ptxas (float32, NOTES v6.17): 3 blocks spill 168-192 bytes, 4 blocks 348-364.

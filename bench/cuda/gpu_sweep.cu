@@ -21,7 +21,10 @@
 // the pieces), "splits-x2" / "splits-x4" / "splits-/2" / "splits-/4" (column launches
 // meeting through atomic maxima and block run launches cut into 2x, 4x, 1/2x or 1/4x the
 // pieces, unsplit ones included), "team-narrower" / "team-waves" (team launches with teams
-// of half the lanes, or 4x the blocks); "flat-scan" times flat reductions from 1 MiB to 1 GiB instead of the sweep
+// of half the lanes, or 4x the blocks), "stream-runs" (block run launches over several
+// runs walked as one stream of slots), "run-after-run" / "across-all" (block run launches
+// over several runs walked run after run, or all of them as one range of slots across
+// the runs); "flat-scan" times flat reductions from 1 MiB to 1 GiB instead of the sweep
 // (GPU time of argx, of 4x and 1/2x its pieces, and of the ceiling: the fixed cost and the
 // streaming rate apart). --host-costs prints the host time of the runtime calls a call
 // makes, one by one; --host-steps the host time of each step of a call, case by case, on
@@ -230,18 +233,21 @@ void host_steps(run_state& st, const std::vector<argx::sweep::sweep_case>& cases
 }
 
 // Split slices of runs cut into `F` times as many pieces (F < 0: -F times fewer).
-template <int F>
-launch_config resplit(const layout& l, const launch_config& c, const residency&, const device_limits&) {
-  if (c.kernel != kernel_kind::runs_block || c.run_stream || c.splits <= 1) return c;
-  const std::int64_t units = c.chunk * c.splits;
-  launch_config u = c;
-  const std::int64_t splits = F > 0 ? c.splits * F : std::max<std::int64_t>(1, c.splits / -F);
+// A block run launch `c` with each slice's `units` (slots or runs) cut into at most
+// `splits` pieces: its grid and its meeting's workspace.
+launch_config cut_slices(const layout& l, launch_config u, std::int64_t units, std::int64_t splits) {
   u.chunk = ceil_div(units, splits);
   u.splits = ceil_div(units, u.chunk);
   u.blocks = l.outputs * u.splits;
   u.counters = u.splits > 1 ? static_cast<std::size_t>(l.outputs) : 0;
   u.partials = u.splits > 1 ? static_cast<std::size_t>(l.outputs * u.splits) : 0;
   return u;
+}
+
+template <int F>
+launch_config resplit(const layout& l, const launch_config& c, const residency&, const device_limits&) {
+  if (c.kernel != kernel_kind::runs_block || c.run_stream || c.splits <= 1) return c;
+  return cut_slices(l, c, c.chunk * c.splits, F > 0 ? c.splits * F : std::max<std::int64_t>(1, c.splits / -F));
 }
 
 // Split launches recut into `F` times as many pieces (F < 0: -F times fewer), for the
@@ -276,14 +282,32 @@ launch_config resplit_any(const layout& l, const launch_config& c, const residen
   if (c.kernel != kernel_kind::runs_block && c.kernel != kernel_kind::runs_unordered) return c;
   const std::int64_t runs = l.reduce / l.run_length();
   const std::int64_t units = c.run_stream ? runs : runs * c.run_slots;
-  const std::int64_t splits = std::min(want, units);
-  u.chunk = ceil_div(units, splits);
-  u.splits = ceil_div(units, u.chunk);
-  u.blocks = l.outputs * u.splits;
-  if (u.splits > 1) {
-    u.counters = static_cast<std::size_t>(l.outputs);
-    u.partials = static_cast<std::size_t>(l.outputs * u.splits);
-  }
+  return cut_slices(l, u, units, std::min(want, units));
+}
+
+// Block run launches over several runs that walk them one after another, walked instead
+// as one stream of slots (pieces of whole runs, as many as before where the runs allow):
+// to weigh the stream rule's bound (stream_max_slots_per_lane) on longer runs.
+launch_config stream_runs(const layout& l, const launch_config& c, const residency&, const device_limits&) {
+  if ((c.kernel != kernel_kind::runs_block && c.kernel != kernel_kind::runs_unordered) || c.run_stream || l.dense)
+    return c;
+  const std::int64_t runs = l.reduce / l.run_length();
+  if (runs == 1) return c;
+  launch_config u = c;
+  u.run_stream = true;
+  u.run_across = false;
+  return cut_slices(l, u, runs, std::min(c.splits, runs));
+}
+
+// Ordered block run launches that walk a piece's slots as one range across its runs,
+// walked run after run instead (the walk before that rule), or (AcrossAll) every one over
+// several runs of more than a stream's slots walked across: to weigh the rule's bound
+// (across_max_slots_per_lane) both ways.
+template <bool AcrossAll>
+launch_config across_variant(const layout& l, const launch_config& c, const residency&, const device_limits&) {
+  if (c.kernel != kernel_kind::runs_block) return c;
+  launch_config u = c;
+  u.run_across = AcrossAll ? !c.run_stream && l.reduce > l.run_length() : false;
   return u;
 }
 
@@ -423,6 +447,9 @@ int main(int argc, char** argv) {
                                  : variant == "team-waves" ? team_variant<false>
                                  : variant == "tiny"  ? tiny
                                  : variant == "windows" ? windows
+                                 : variant == "stream-runs" ? stream_runs
+                                 : variant == "run-after-run" ? across_variant<false>
+                                 : variant == "across-all" ? across_variant<true>
                                                         : nullptr);
   const argx::sweep::sweep_limits large;
   argx::sweep::sweep_limits small;

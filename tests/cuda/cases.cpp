@@ -70,6 +70,8 @@ std::vector<shape_case> cases() {
   cs.push_back({"dims 0 and 2, short runs", {30, 500, 7}, {0, 2}});
   cs.push_back({"dims 0 and 2, runs of 33", {40, 300, 33}, {0, 2}});
   cs.push_back({"dims 0 and 2, long runs", {6, 20, 5000}, {0, 2}});
+  // runs of a few slots a lane: a piece's slots one range across its runs; longer ones run after run
+  cs.push_back({"dims 0 and 2, runs of over 4096 slots (run after run)", {3, 2, 20000}, {0, 2}});
   cs.push_back({"dims 0 and 2, few long slices", {200, 3, 3001}, {0, 2}});
   cs.push_back({"dims 0 and 2, long slices", {300, 40, 70}, {0, 2}});
   cs.push_back({"dims 1 and 3", {5, 40, 6, 35}, {1, 3}});
@@ -190,7 +192,7 @@ const std::vector<std::string>& kernel_paths() {
       "tiny_rows", "windows lanes=1 slots=2", "windows lanes=2-16 slots=4", "windows lanes=2-16 slots=8", "windows lanes=32 slots=8",
       "staged_rows",
       "runs_team lanes=2-16 short", "runs_team lanes=32", "runs_team lanes=32 short", "runs_block", "runs_block split", "runs_block split interleaved",
-      "runs_block short split", "columns aligned", "columns shifted", "columns shifted packed",
+      "runs_block short split", "runs_block across", "runs_block across split", "columns aligned", "columns shifted", "columns shifted packed",
       "columns shifted packed atomic", "columns shifted atomic", "columns aligned partials", "columns shifted partials",
       "columns aligned partials window", "columns shifted packed partials window", "columns aligned packed partials window",
       "columns aligned partials folded", "columns shifted partials folded",

@@ -193,6 +193,58 @@ TEST_CASE("classes: every column of split tiles met through atomic maxima") {
   }
 }
 
+TEST_CASE("classes: ties and NaN at every run and piece boundary of a walk across runs") {
+  // Slices of 6 runs of about 700 slots (dims 0 and 2 of 6 x 2 x C), split 8 ways: a
+  // piece's slots are one range across its runs, each lane moving to the next run where
+  // its slot passes a run's end. Two equal peaks on either side of every run boundary and
+  // of every piece boundary (the first element of a piece's first slot and the one before
+  // it), in output 0, whose runs start 16-byte aligned, or (C odd) anywhere in a slot; in
+  // floats a NaN after them.
+  for (dtype t : {dtype::f32, dtype::f16, dtype::u8, dtype::f64}) {
+    const std::int64_t elem = static_cast<std::int64_t>(argx::size_of(t)), per_vec = 16 / elem;
+    for (std::int64_t extra : {0, 3}) {
+      const std::int64_t runs = 6, outs = 2, len = 700 * per_vec + extra;
+      const argx::shape e{runs, outs, len};
+      const argx::spec s = spec_variant(0, argx::dim_list{0, 2});
+      host_tensor x = make_filled(t, encode(t, 0), e);
+      argx::detail::plan p = argx::detail::make_plan(x.view, argx::op::argmax, s);
+      p.data = reinterpret_cast<const void*>(std::uintptr_t(0x10000));
+      const auto cfg = argx::detail::gpu::launch_for(p);
+      INFO(argx::name(t), " ", to_string(e), " launch ", argx::detail::gpu::describe(cfg));
+      REQUIRE(cfg.run_across);
+      REQUIRE(cfg.splits > 1);
+      // Position p of output 0 (run a, element c: p = a * len + c) is at flat a * outs * len + c.
+      auto flat = [&](std::int64_t pos) { return pos / len * outs * len + pos % len; };
+      std::vector<std::int64_t> bounds;
+      for (std::int64_t a = 1; a < runs; ++a) bounds.push_back(a * len);
+      for (std::int64_t k = cfg.chunk; k < runs * cfg.run_slots; k += cfg.chunk) {
+        // Slot v of run q holds the run's bytes from 16 v - (its start's offset in a vector).
+        const std::int64_t q = k / cfg.run_slots, v = k % cfg.run_slots;
+        const std::int64_t skew = q * outs * len * elem % 16;
+        const std::int64_t first = (16 * v - skew + elem - 1) / elem;
+        if (v > 0 && first > 0 && first < len) bounds.push_back(q * len + first);
+      }
+      REQUIRE(bounds.size() > static_cast<std::size_t>(runs));
+      for (const std::int64_t b : bounds) {
+        INFO("peaks at ", b - 1, " and ", b);
+        host_tensor y = make_filled(t, encode(t, 0), e);
+        set_flat(y, flat(b - 1), encode(t, 1));
+        set_flat(y, flat(b), encode(t, 1));
+        argx::spec last = s;
+        last.ties = argx::tie_break::last;
+        for (argx::backend bk : {argx::backend::cuda, argx::backend::thrust}) {
+          CHECK(reduce_on(bk, argx::op::argmax, y, s).indices[0] == b - 1);
+          CHECK(reduce_on(bk, argx::op::argmax, y, last).indices[0] == b);
+        }
+        if (argx::is_floating(t)) {  // a NaN after the peaks wins
+          set_flat(y, flat(b + 1), nan_bits(t, true, 3));
+          CHECK(reduce_on(argx::backend::cuda, argx::op::argmin, y, s).indices[0] == b + 1);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("classes: slices made only of the value every running best starts from") {
   // The kernels seed running bests below every value (or, for float32/float64 columns, at
   // the lowest value itself): slices holding nothing else must still answer the first (or

@@ -54,10 +54,11 @@ std::string path_of(argx::op o, const host_tensor& x, const argx::spec& s) {
     case kernel_kind::runs_team:
       path = "runs_team" + lanes(c.team_log2) + (c.run_stream ? " short" : "");
       break;
-    case kernel_kind::runs_block: path = std::string("runs_block") + (c.run_stream ? " short" : ""); break;
+    case kernel_kind::runs_block:
+      path = std::string("runs_block") + (c.run_stream ? " short" : c.run_across ? " across" : "");
+      break;
     case kernel_kind::runs_unordered:
-      path = std::string("runs_unordered") + (c.run_stream ? " short" : "") +
-             (l.dense ? " dense" : "");
+      path = std::string("runs_unordered") + (c.run_stream ? " short" : "") + (l.dense ? " dense" : "");
       break;
     case kernel_kind::columns:
       path = std::string("columns ") + to_string(c.read) + (c.packed ? " packed" : "");

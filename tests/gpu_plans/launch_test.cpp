@@ -64,7 +64,8 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
   small.max_bytes = (1 << 20) - 1;
   small.max_span_bytes = 2 << 20;
   for (const auto& c : argx::sweep::make_sweep(14, 60, small)) cases.push_back(c);
-  int checked = 0, split = 0, shuffled = 0, windowed = 0, folded = 0, staged = 0, answered = 0, memory_ordered = 0;
+  int checked = 0, split = 0, shuffled = 0, windowed = 0, folded = 0, staged = 0, answered = 0, memory_ordered = 0,
+      across = 0;
   for (const auto& sc : cases) {
     // As in device memory: allocations are 256-byte aligned, views start where they start.
     const argx::tensor_view x = sc.view_of(reinterpret_cast<const void*>(std::uintptr_t(1) << 20), argx::memory_space::device);
@@ -88,6 +89,16 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
     if (c.kernel == kernel_kind::columns && c.splits > 1 && c.packed_meet) CHECK(c.chunk < (std::int64_t(1) << 32));
     // A dense slice is one long run, read by the dense kernel (never as a stream of slots).
     if (l.dense) CHECK((c.kernel == kernel_kind::runs_unordered && !c.run_stream));
+    // A walk across runs: block walks of several runs of more than a stream's slots a lane
+    // and at most across_max_slots_per_lane; a lane moves at most one run a step.
+    if (c.run_across) {
+      CHECK(c.kernel == kernel_kind::runs_block);
+      CHECK(!c.run_stream);
+      CHECK(l.reduce > l.run_length());
+      CHECK(c.run_slots >= c.threads);
+      CHECK(c.run_slots <= hopper_tuning::across_max_slots_per_lane * c.threads);
+      ++across;
+    }
     if (c.kernel == kernel_kind::columns && c.read == column_read::shuffled) {
       // Shuffled reads: whole warps along the columns, each thread walking long enough to
       // pay for its lane's setup (NOTES.md v6.4).
@@ -173,13 +184,15 @@ TEST_CASE("launch: every sweep plan gets a full, bounded launch") {
   }
   MESSAGE(checked, " plans of at least 16 MiB, ", split, " of them split; ", shuffled, " column launches read shuffled; ",
           windowed, " windowed, ", folded, " folded, ", staged, " staged rows; ", answered,
-          " column launches leave partials to the answers kernel; ", memory_ordered, " threads an output in memory order");
+          " column launches leave partials to the answers kernel; ", memory_ordered, " threads an output in memory order; ",
+          across, " block run walks across runs");
   CHECK(windowed > 0);
   CHECK(staged > 0);
   CHECK(folded > 0);
   CHECK(answered > windowed + folded);  // 64-bit split columns too
   CHECK(shuffled > 0);
   CHECK(memory_ordered > 0);
+  CHECK(across > 0);
   CHECK(checked > 150);
 }
 
