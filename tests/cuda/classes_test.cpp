@@ -198,50 +198,57 @@ TEST_CASE("classes: ties and NaN at every run and piece boundary of a walk acros
   // piece's slots are one range across its runs, each lane moving to the next run where
   // its slot passes a run's end. Two equal peaks on either side of every run boundary and
   // of every piece boundary (the first element of a piece's first slot and the one before
-  // it), in output 0, whose runs start 16-byte aligned, or (C odd) anywhere in a slot; in
-  // floats a NaN after them.
+  // it), in output 0, whose runs start 16-byte aligned or (C odd) anywhere in a slot, and
+  // run forwards or (dim 2 reversed) backwards; in floats a NaN after them.
   for (dtype t : {dtype::f32, dtype::f16, dtype::u8, dtype::f64}) {
     const std::int64_t elem = static_cast<std::int64_t>(argx::size_of(t)), per_vec = 16 / elem;
-    for (std::int64_t extra : {0, 3}) {
-      const std::int64_t runs = 6, outs = 2, len = 700 * per_vec + extra;
-      const argx::shape e{runs, outs, len};
-      const argx::spec s = spec_variant(0, argx::dim_list{0, 2});
-      host_tensor x = make_filled(t, encode(t, 0), e);
-      argx::detail::plan p = argx::detail::make_plan(x.view, argx::op::argmax, s);
-      p.data = reinterpret_cast<const void*>(std::uintptr_t(0x10000));
-      const auto cfg = argx::detail::gpu::launch_for(p);
-      INFO(argx::name(t), " ", to_string(e), " launch ", argx::detail::gpu::describe(cfg));
-      REQUIRE(cfg.run_across);
-      REQUIRE(cfg.splits > 1);
-      // Position p of output 0 (run a, element c: p = a * len + c) is at flat a * outs * len + c.
-      auto flat = [&](std::int64_t pos) { return pos / len * outs * len + pos % len; };
-      std::vector<std::int64_t> bounds;
-      for (std::int64_t a = 1; a < runs; ++a) bounds.push_back(a * len);
-      for (std::int64_t k = cfg.chunk; k < runs * cfg.run_slots; k += cfg.chunk) {
-        // Slot v of run q holds the run's bytes from 16 v - (its start's offset in a vector).
-        const std::int64_t q = k / cfg.run_slots, v = k % cfg.run_slots;
-        const std::int64_t skew = q * outs * len * elem % 16;
-        const std::int64_t first = (16 * v - skew + elem - 1) / elem;
-        if (v > 0 && first > 0 && first < len) bounds.push_back(q * len + first);
-      }
-      REQUIRE(bounds.size() > static_cast<std::size_t>(runs));
-      for (const std::int64_t b : bounds) {
-        INFO("peaks at ", b - 1, " and ", b);
-        host_tensor y = make_filled(t, encode(t, 0), e);
-        set_flat(y, flat(b - 1), encode(t, 1));
-        set_flat(y, flat(b), encode(t, 1));
-        argx::spec last = s;
-        last.ties = argx::tie_break::last;
-        for (argx::backend bk : {argx::backend::cuda, argx::backend::thrust}) {
-          CHECK(reduce_on(bk, argx::op::argmax, y, s).indices[0] == b - 1);
-          CHECK(reduce_on(bk, argx::op::argmax, y, last).indices[0] == b);
+    for (std::int64_t extra : {0, 3})
+      for (bool backwards : {false, true}) {
+        const std::int64_t runs = 6, outs = 2, len = 700 * per_vec + extra;
+        const argx::shape e{runs, outs, len};
+        const argx::spec s = spec_variant(0, argx::dim_list{0, 2});
+        auto view_of = [&](const host_tensor& x) { return backwards ? x.flipped(2) : x; };
+        const host_tensor x = view_of(make_filled(t, encode(t, 0), e));
+        argx::detail::plan p = argx::detail::make_plan(x.view, argx::op::argmax, s);
+        p.data = reinterpret_cast<const void*>(std::uintptr_t(0x10000) + static_cast<std::uintptr_t>(x.data_offset()));
+        const auto cfg = argx::detail::gpu::launch_for(p);
+        INFO(argx::name(t), " ", to_string(e), backwards ? " dim 2 reversed" : "", " launch ",
+             argx::detail::gpu::describe(cfg));
+        REQUIRE(cfg.run_across);
+        REQUIRE(cfg.splits > 1);
+        // Position pos of output 0 (run a, view index c: pos = a * len + c) and its element
+        // of the contiguous tensor.
+        auto flat = [&](std::int64_t pos) {
+          const std::int64_t a = pos / len, c = pos % len;
+          return a * outs * len + (backwards ? len - 1 - c : c);
+        };
+        std::vector<std::int64_t> bounds;
+        for (std::int64_t a = 1; a < runs; ++a) bounds.push_back(a * len);
+        for (std::int64_t k = cfg.chunk; k < runs * cfg.run_slots; k += cfg.chunk) {
+          // Slot v of run q, counted from the run's view index 0: its first view index.
+          const std::int64_t q = k / cfg.run_slots, v = k % cfg.run_slots;
+          const std::int64_t skew = flat(q * len) * elem % 16;  // of view index 0's byte in its vector
+          const std::int64_t first = backwards ? (skew + 16 * (v - 1)) / elem + 1 : (16 * v - skew + elem - 1) / elem;
+          if (v > 0 && first > 0 && first < len) bounds.push_back(q * len + first);
         }
-        if (argx::is_floating(t)) {  // a NaN after the peaks wins
-          set_flat(y, flat(b + 1), nan_bits(t, true, 3));
-          CHECK(reduce_on(argx::backend::cuda, argx::op::argmin, y, s).indices[0] == b + 1);
+        REQUIRE(bounds.size() > static_cast<std::size_t>(runs));
+        for (const std::int64_t b : bounds) {
+          INFO("peaks at ", b - 1, " and ", b);
+          host_tensor y = make_filled(t, encode(t, 0), e);
+          set_flat(y, flat(b - 1), encode(t, 1));
+          set_flat(y, flat(b), encode(t, 1));
+          argx::spec last = s;
+          last.ties = argx::tie_break::last;
+          for (argx::backend bk : {argx::backend::cuda, argx::backend::thrust}) {
+            CHECK(reduce_on(bk, argx::op::argmax, view_of(y), s).indices[0] == b - 1);
+            CHECK(reduce_on(bk, argx::op::argmax, view_of(y), last).indices[0] == b);
+          }
+          if (argx::is_floating(t)) {  // a NaN after the peaks wins
+            set_flat(y, flat(b + 1), nan_bits(t, true, 3));
+            CHECK(reduce_on(argx::backend::cuda, argx::op::argmin, view_of(y), s).indices[0] == b + 1);
+          }
         }
       }
-    }
   }
 }
 
