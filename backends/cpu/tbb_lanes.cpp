@@ -505,10 +505,12 @@ void copy_runs(const job& j, const layout& l, const unit_place& u, const unsigne
   }
   const std::int64_t step = l.item_rank > 0 ? l.item_dims[0].weight : 1;
   const std::int64_t isize = index_bytes(j.p);
-  copy_entries(isize, j.out.indices, indices, at, lanes, u.items, step, j.p.outputs * isize >= stream_min_bytes);
-  if (j.out.values)
-    copy_entries(j.esize, j.out.values, values, at, lanes, u.items, step, j.p.outputs * j.esize >= stream_min_bytes);
-  cpu::stream_fence();  // the non-temporal stores are ordered before the unit's end is published
+  const bool stream_indices = j.p.outputs * isize >= stream_min_bytes,
+             stream_values = j.out.values && j.p.outputs * j.esize >= stream_min_bytes;
+  copy_entries(isize, j.out.indices, indices, at, lanes, u.items, step, stream_indices);
+  if (j.out.values) copy_entries(j.esize, j.out.values, values, at, lanes, u.items, step, stream_values);
+  // Non-temporal stores are ordered before the unit's end is published (no fence without them).
+  if (stream_indices || stream_values) cpu::stream_fence();
 }
 
 /// Runs one unit; `split_rows` spreads its rows over the cores. `next`: the unit this

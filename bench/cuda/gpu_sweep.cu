@@ -232,8 +232,7 @@ void host_steps(run_state& st, const std::vector<argx::sweep::sweep_case>& cases
   std::printf("\n");
 }
 
-// Split slices of runs cut into `F` times as many pieces (F < 0: -F times fewer).
-// A block run launch `c` with each slice's `units` (slots or runs) cut into at most
+// A block run launch `u` with each slice's `units` (slots or runs) cut into at most
 // `splits` pieces: its grid and its meeting's workspace.
 launch_config cut_slices(const layout& l, launch_config u, std::int64_t units, std::int64_t splits) {
   u.chunk = ceil_div(units, splits);
@@ -244,6 +243,7 @@ launch_config cut_slices(const layout& l, launch_config u, std::int64_t units, s
   return u;
 }
 
+// Split slices of runs cut into `F` times as many pieces (F < 0: -F times fewer).
 template <int F>
 launch_config resplit(const layout& l, const launch_config& c, const residency&, const device_limits&) {
   if (c.kernel != kernel_kind::runs_block || c.run_stream || c.splits <= 1) return c;
